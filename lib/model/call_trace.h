@@ -1,0 +1,42 @@
+// What one forward pass did, module call by module call, as plain data (torch-free).
+// Produced by run/ from the instrumented model, read by summary/ and record/.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/module_tree.h"
+
+namespace modrec {
+
+struct TensorMeta {
+  Shape shape;
+  std::string dtype;  // torch's name without prefix: "float32", "int64", "bfloat16"
+  int64_t elem_bytes = 0;
+};
+
+// The arguments (or the return value) of one call.
+struct ValueMeta {
+  // torchinfo's calculate_size(): the shape of the first tensor found depth-first (the last value
+  // of a dict), [] when there is none, and that tensor's element size.
+  Shape size;
+  int64_t elem_bytes = 0;
+  std::vector<TensorMeta> tensors;  // every tensor, flattened depth-first
+};
+
+struct Call {
+  int module = 0;       // index in ModuleTree::modules
+  int parent_call = -1;  // the call open when this one started (-1 for the root call)
+  ValueMeta inputs;     // positional arguments (without self)
+  ValueMeta outputs;    // valid when finished
+  bool finished = false;  // the call returned (false: the model raised inside it)
+};
+
+// Calls in the order they started (a forward pre-hook's order); calls[0] is the root's when
+// the model ran. Without an input this is the static call order, with nothing finished.
+struct CallTrace {
+  std::vector<Call> calls;
+  bool ran = false;  // false: static structure only, no shapes
+};
+
+}  // namespace modrec

@@ -1,0 +1,47 @@
+// The static module hierarchy of a loaded model, as plain data (torch-free). Built by load/,
+// read by summary/ and record/. Mirrors what torchinfo reads off an nn.Module.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace modrec {
+
+using Shape = std::vector<int64_t>;
+
+struct Param {
+  std::string name;  // attribute name on its owning module: "weight", "weight_ih_l0"
+  Shape shape;
+  int64_t numel = 0;
+  int64_t elem_bytes = 4;
+  bool trainable = true;  // requires_grad
+};
+
+// torchinfo prints a tuple kernel_size as "[5, 5]" and an int one as "3".
+struct Kernel {
+  Shape dims;
+  bool is_int = false;
+};
+
+struct Module {
+  std::string path;      // "" for the root, else "layer1.0.conv1"
+  std::string var_name;  // attribute name in the parent; the root's is its type
+  std::string type;      // class name, last component of the qualified name: "Conv2d"
+  std::string qualified_type;  // "__torch__.torch.nn.modules.conv.Conv2d"
+  int depth = 0;         // nesting in the module tree; root 0
+  int parent = -1;       // index in ModuleTree::modules; -1 for the root
+  std::vector<int> children;  // indices, definition order
+  std::vector<Param> params;  // direct parameters only, definition order
+  std::optional<Kernel> kernel;
+};
+
+struct ModuleTree {
+  std::vector<Module> modules;  // preorder, definition order; modules[0] is the root
+
+  const Module& root() const { return modules.front(); }
+  // Index of the module with this path, or -1.
+  int find(const std::string& path) const;
+};
+
+}  // namespace modrec
