@@ -1,0 +1,226 @@
+#include "load/archive.h"
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+
+#include "util/error.h"
+
+namespace modrec {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50,
+                   kEnd64Sig = 0x06064b50, kLocator64Sig = 0x07064b50;
+constexpr uint64_t kEndSize = 22, kCentralSize = 46, kLocalSize = 30;
+
+Error damaged(const std::string& path, const std::string& what) {
+  return Error(Exit::bad_input, "model file is " + what, path,
+               "the file is damaged; save it again with torch.jit.save");
+}
+
+Error crc_mismatch(const std::string& path, const ArchiveEntry& e) {
+  return Error(Exit::bad_input, "archive entry " + e.name + " is damaged (CRC-32 mismatch)", path,
+               "the file was corrupted after saving; save or copy it again");
+}
+
+uint64_t le(const std::string& b, size_t at, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[at + i]);
+  return v;
+}
+
+// Reads `size` bytes at `offset`; a short read means the file ends early.
+std::string read_at(std::ifstream& in, const std::string& path, uint64_t offset, uint64_t size) {
+  std::string bytes(size, '\0');
+  in.clear();
+  in.seekg(static_cast<std::streamoff>(offset));
+  in.read(bytes.data(), static_cast<std::streamsize>(size));
+  if (static_cast<uint64_t>(in.gcount()) != size) throw damaged(path, "truncated");
+  return bytes;
+}
+
+void check_plain_file(const std::string& path) {
+  std::error_code ec;
+  auto status = fs::status(path, ec);
+  if (!fs::exists(status))
+    throw Error(Exit::bad_input, "model file does not exist", path, "check the path");
+  if (fs::is_directory(status))
+    throw Error(Exit::bad_input, "model file is a directory", path,
+                "give the .pt file that torch.jit.save wrote");
+  if (fs::file_size(path, ec) == 0)
+    throw Error(Exit::bad_input, "model file is empty", path, "save the model again with torch.jit.save");
+}
+
+struct Directory {
+  uint64_t count = 0, size = 0, offset = 0;
+};
+
+// The end-of-central-directory record sits in the last 22 + up to 65535 (comment) bytes.
+Directory find_directory(std::ifstream& in, const std::string& path, uint64_t file_size) {
+  uint64_t tail = std::min<uint64_t>(file_size, kEndSize + 0xFFFF);
+  std::string bytes = read_at(in, path, file_size - tail, tail);
+  for (uint64_t i = tail < kEndSize ? 0 : tail - kEndSize + 1; i-- > 0;) {
+    if (le(bytes, i, 4) != kEndSig) continue;
+    Directory d{le(bytes, i + 10, 2), le(bytes, i + 12, 4), le(bytes, i + 16, 4)};
+    uint64_t end_at = file_size - tail + i;
+    if (d.count != 0xFFFF && d.offset != 0xFFFFFFFF && d.size != 0xFFFFFFFF) return d;
+    if (end_at < 20) throw damaged(path, "not a valid zip archive (bad zip64 directory)");
+    std::string loc = read_at(in, path, end_at - 20, 20);
+    if (le(loc, 0, 4) != kLocator64Sig) throw damaged(path, "not a valid zip archive (bad zip64 directory)");
+    std::string end64 = read_at(in, path, le(loc, 8, 8), 56);
+    if (le(end64, 0, 4) != kEnd64Sig) throw damaged(path, "not a valid zip archive (bad zip64 directory)");
+    return {le(end64, 32, 8), le(end64, 40, 8), le(end64, 48, 8)};
+  }
+  throw damaged(path, "truncated (the zip central directory is missing)");
+}
+
+// Sizes and offset that do not fit 32 bits live in the zip64 extra field (id 1), in this order.
+void apply_zip64(const std::string& extra, ArchiveEntry& e, uint64_t& local_offset) {
+  for (size_t at = 0; at + 4 <= extra.size();) {
+    uint64_t id = le(extra, at, 2), len = le(extra, at + 2, 2);
+    size_t field = at + 4, end = std::min(extra.size(), field + len);
+    if (id == 1) {
+      for (uint64_t* v : {&e.size, &e.stored_size, &local_offset})
+        if (*v == 0xFFFFFFFF && field + 8 <= end) *v = le(extra, field, 8), field += 8;
+    }
+    at += 4 + len;
+  }
+}
+
+ArchiveEntry parse_central(const std::string& dir, size_t& at, uint64_t& local_offset,
+                           const std::string& path) {
+  if (at + kCentralSize > dir.size() || le(dir, at, 4) != kCentralSig)
+    throw damaged(path, "not a valid zip archive (bad central directory)");
+  ArchiveEntry e;
+  e.method = static_cast<uint16_t>(le(dir, at + 10, 2));
+  e.crc32 = static_cast<uint32_t>(le(dir, at + 16, 4));
+  e.stored_size = le(dir, at + 20, 4);
+  e.size = le(dir, at + 24, 4);
+  uint64_t name_len = le(dir, at + 28, 2), extra_len = le(dir, at + 30, 2), comment_len = le(dir, at + 32, 2);
+  local_offset = le(dir, at + 42, 4);
+  if (at + kCentralSize + name_len + extra_len > dir.size())
+    throw damaged(path, "not a valid zip archive (bad central directory)");
+  e.name = dir.substr(at + kCentralSize, name_len);
+  apply_zip64(dir.substr(at + kCentralSize + name_len, extra_len), e, local_offset);
+  at += kCentralSize + name_len + extra_len + comment_len;
+  return e;
+}
+
+// The local header repeats the name and gives its own extra length (PyTorch pads it to align data).
+void locate_data(std::ifstream& in, const std::string& path, uint64_t file_size, uint64_t local_offset,
+                 ArchiveEntry& e) {
+  if (local_offset + kLocalSize > file_size) throw damaged(path, "truncated");
+  std::string head = read_at(in, path, local_offset, kLocalSize);
+  uint64_t name_len = le(head, 26, 2), extra_len = le(head, 28, 2);
+  if (le(head, 0, 4) != kLocalSig || read_at(in, path, local_offset + kLocalSize, name_len) != e.name)
+    throw damaged(path, "not a valid zip archive (entry " + e.name + " has a bad local header)");
+  e.offset = local_offset + kLocalSize + name_len + extra_len;
+  if (e.offset + e.stored_size > file_size) throw damaged(path, "truncated (entry " + e.name + " is cut off)");
+  if (e.stored() && e.stored_size != e.size)
+    throw damaged(path, "not a valid zip archive (entry " + e.name + " has inconsistent sizes)");
+}
+
+}  // namespace
+
+Archive Archive::open(const std::string& path) {
+  check_plain_file(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Exit::bad_input, "model file cannot be read", path, "check its permissions");
+  Archive a;
+  a.path_ = path;
+  a.file_size_ = fs::file_size(path);
+  std::string magic = read_at(in, path, 0, std::min<uint64_t>(4, a.file_size_));
+  if (magic.size() < 4 || le(magic, 0, 4) != kLocalSig)
+    throw Error(Exit::bad_input, "model file is not a zip archive", path,
+                "save the model with torch.jit.script(model).save(path)");
+  Directory d = find_directory(in, path, a.file_size_);
+  if (d.offset + d.size > a.file_size_) throw damaged(path, "truncated");
+  std::string dir = read_at(in, path, d.offset, d.size);
+  size_t at = 0;
+  for (uint64_t i = 0; i < d.count; ++i) {
+    uint64_t local_offset = 0;
+    ArchiveEntry e = parse_central(dir, at, local_offset, path);
+    locate_data(in, path, a.file_size_, local_offset, e);
+    a.entries_.push_back(std::move(e));
+  }
+  return a;
+}
+
+const ArchiveEntry* Archive::find(const std::string& name) const {
+  for (const auto& e : entries_) {
+    const std::string& n = e.name;
+    if (n == name || (n.size() > name.size() && n.compare(n.size() - name.size(), name.size(), name) == 0 &&
+                      n[n.size() - name.size() - 1] == '/'))
+      return &e;
+  }
+  return nullptr;
+}
+
+bool Archive::has_part(const std::string& part) const {
+  for (const auto& e : entries_)
+    if (e.name.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::string Archive::read(const ArchiveEntry& entry) const {
+  if (!entry.stored())
+    throw Error(Exit::bad_input, "archive entry " + entry.name + " is compressed", path_,
+                "modrec reads only the uncompressed entries that torch.save writes");
+  std::ifstream in(path_, std::ios::binary);
+  return read_at(in, path_, entry.offset, entry.size);
+}
+
+void Archive::verify_crc() const {
+  std::ifstream in(path_, std::ios::binary);
+  std::vector<char> buffer(1 << 20);
+  for (const auto& e : entries_) {
+    if (!e.stored()) continue;
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(e.offset));
+    uint32_t crc = 0;
+    for (uint64_t left = e.size; left > 0;) {
+      auto chunk = static_cast<std::streamsize>(std::min<uint64_t>(left, buffer.size()));
+      if (!in.read(buffer.data(), chunk)) throw damaged(path_, "truncated");
+      crc = crc32_update(crc, buffer.data(), static_cast<size_t>(chunk));
+      left -= static_cast<uint64_t>(chunk);
+    }
+    if (crc != e.crc32) throw crc_mismatch(path_, e);
+  }
+}
+
+void Archive::check_crc(const ArchiveEntry& entry, const void* data, size_t size) const {
+  if (crc32_update(0, data, size) != entry.crc32) throw crc_mismatch(path_, entry);
+}
+
+namespace {
+// Slicing-by-8 tables: table[k][b] is the CRC of byte b followed by k zero bytes.
+using CrcTables = std::array<std::array<uint32_t, 256>, 8>;
+CrcTables make_tables() {
+  CrcTables t{};
+  for (uint32_t b = 0; b < 256; ++b) {
+    uint32_t c = b;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    t[0][b] = c;
+  }
+  for (uint32_t b = 0; b < 256; ++b)
+    for (int k = 1; k < 8; ++k) t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xFF];
+  return t;
+}
+}  // namespace
+
+uint32_t crc32_update(uint32_t crc, const void* data, size_t size) {
+  static const CrcTables t = make_tables();
+  auto p = static_cast<const unsigned char*>(data);
+  crc = ~crc;
+  for (; size >= 8; size -= 8, p += 8) {
+    uint32_t lo = crc ^ (p[0] | p[1] << 8 | p[2] << 16 | static_cast<uint32_t>(p[3]) << 24);
+    crc = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^ t[4][lo >> 24] ^
+          t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+  }
+  for (; size > 0; --size, ++p) crc = t[0][(crc ^ *p) & 0xFF] ^ (crc >> 8);
+  return ~crc;
+}
+
+}  // namespace modrec

@@ -1,0 +1,53 @@
+// A torch-free reader for the zip archives that torch.jit.save and torch.save write. modrec checks
+// a model file with it before LibTorch sees the file: LibTorch 1.13 loads an archive whose weight
+// bytes were damaged without a word, and can crash on a malformed one.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace modrec {
+
+struct ArchiveEntry {
+  std::string name;          // full name inside the zip, e.g. "model/data/0"
+  uint64_t offset = 0;       // where the entry's (possibly compressed) bytes start in the file
+  uint64_t size = 0;         // uncompressed size
+  uint64_t stored_size = 0;  // size in the file (equals size for stored entries)
+  uint32_t crc32 = 0;        // CRC-32 of the uncompressed bytes, from the central directory
+  uint16_t method = 0;       // 0 stored, 8 deflate
+  bool stored() const { return method == 0; }
+};
+
+class Archive {
+ public:
+  // Reads the central directory and checks every local header. Throws Error(bad_input) naming
+  // the file when it is missing, a directory, empty, not a zip archive, truncated or malformed.
+  static Archive open(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  const std::vector<ArchiveEntry>& entries() const { return entries_; }
+  // The entry whose name equals `name` or ends with "/" + name (archives put all entries under
+  // one top-level folder); nullptr when there is none.
+  const ArchiveEntry* find(const std::string& name) const;
+  bool has(const std::string& name) const { return find(name) != nullptr; }
+  // True when some entry name contains `part`, e.g. "/code/".
+  bool has_part(const std::string& part) const;
+  // The bytes of a stored entry; throws Error(bad_input) for a compressed one.
+  std::string read(const ArchiveEntry& entry) const;
+  // Throws Error(bad_input, "archive entry <name> is damaged (CRC-32 mismatch)") on the first
+  // stored entry whose bytes do not match their checksum. Deflated entries (TorchScript code) are
+  // not inflated here: load_model checks them with LibTorch's zip reader and check_crc.
+  void verify_crc() const;
+  // Throws the same error when `data` (the entry's uncompressed bytes) does not match its CRC-32.
+  void check_crc(const ArchiveEntry& entry, const void* data, size_t size) const;
+
+ private:
+  std::string path_;
+  uint64_t file_size_ = 0;
+  std::vector<ArchiveEntry> entries_;
+};
+
+// CRC-32 (IEEE 802.3, as zip uses) of `size` bytes, continuing from `crc` (0 to start).
+uint32_t crc32_update(uint32_t crc, const void* data, size_t size);
+
+}  // namespace modrec

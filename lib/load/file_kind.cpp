@@ -1,0 +1,97 @@
+#include "load/file_kind.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "load/archive.h"
+#include "load/pickle_head.h"
+#include "util/error.h"
+
+namespace modrec {
+namespace fs = std::filesystem;
+
+namespace {
+
+FileKind kind_by_magic(const std::string& head) {
+  if (head.empty()) return FileKind::empty;
+  if (head.rfind("\x93NUMPY", 0) == 0) return FileKind::numpy;
+  if (static_cast<unsigned char>(head[0]) == 0x80) return FileKind::legacy_pickle;
+  if (head.rfind("PK\x03\x04", 0) == 0) return FileKind::damaged;  // a zip, pending a closer look
+  return FileKind::not_zip;
+}
+
+FileInfo kind_by_pickle(const std::string& data_pkl) {
+  PickleHead head = read_pickle_head(data_pkl);
+  if (head.global == "collections.OrderedDict") return {FileKind::state_dict, ""};
+  if (head.global.empty() || head.global.rfind("torch._utils._rebuild", 0) == 0)
+    return {FileKind::tensor_pickle, ""};
+  return {FileKind::eager_module, head.global};
+}
+
+FileInfo kind_by_entries(const Archive& archive) {
+  if (archive.has("constants.pkl") || archive.has_part("/code/")) return {FileKind::torchscript, ""};
+  const ArchiveEntry* data = archive.find("data.pkl");
+  if (!data || !data->stored()) return {FileKind::other_zip, ""};
+  return kind_by_pickle(archive.read(*data));
+}
+
+}  // namespace
+
+FileInfo inspect_file(const std::string& path) {
+  std::error_code ec;
+  auto status = fs::status(path, ec);
+  if (!fs::exists(status)) return {FileKind::missing, ""};
+  if (fs::is_directory(status)) return {FileKind::directory, ""};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {FileKind::unreadable, ""};
+  std::string head(8, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  FileKind kind = kind_by_magic(head);
+  if (kind != FileKind::damaged) return {kind, ""};
+  try {
+    return kind_by_entries(Archive::open(path));
+  } catch (const Error& e) {
+    std::string what = e.what();
+    const std::string prefix = "model file ";
+    return {FileKind::damaged, what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what};
+  }
+}
+
+std::string describe(const FileInfo& info) {
+  switch (info.kind) {
+    case FileKind::missing: return "does not exist";
+    case FileKind::directory: return "is a directory";
+    case FileKind::unreadable: return "cannot be read";
+    case FileKind::empty: return "is empty";
+    case FileKind::not_zip: return "is not a zip archive, so not a TorchScript model";
+    case FileKind::legacy_pickle: return "is a legacy (non-zip) torch.save pickle, not a TorchScript model";
+    case FileKind::numpy: return "is a NumPy .npy array, not a TorchScript model";
+    case FileKind::damaged: return info.detail;
+    case FileKind::torchscript: return "is a TorchScript model";
+    case FileKind::state_dict: return "is a state_dict, not a TorchScript model";
+    case FileKind::eager_module:
+      return "is an eager pickled module (torch.save(model)) of class " + info.detail +
+             ", not a TorchScript model";
+    case FileKind::tensor_pickle: return "is a tensor file (torch.save of tensors), not a TorchScript model";
+    case FileKind::other_zip: return "is a zip archive without TorchScript code";
+  }
+  return "is not a TorchScript model";
+}
+
+std::string model_hint(FileKind kind) {
+  const std::string save = "save the model with torch.jit.script(model).save(path)";
+  switch (kind) {
+    case FileKind::missing: return "check the path";
+    case FileKind::directory: return "give the .pt file that torch.jit.save wrote";
+    case FileKind::unreadable: return "check the file's permissions";
+    case FileKind::damaged: return "the file is damaged; save the model again with torch.jit.script(model).save(path)";
+    case FileKind::state_dict:
+      return "load it into the model in Python (model.load_state_dict) and " + save;
+    case FileKind::tensor_pickle:
+    case FileKind::numpy: return "give tensors with --input; as the model, " + save;
+    default: return save;
+  }
+}
+
+}  // namespace modrec

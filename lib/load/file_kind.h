@@ -1,0 +1,37 @@
+// Tells what a file given as a model is, so that a rejection can say what the file IS and how
+// to make a TorchScript file from it.
+#pragma once
+#include <string>
+
+namespace modrec {
+
+enum class FileKind {
+  missing,
+  directory,
+  unreadable,     // exists but cannot be opened
+  empty,
+  not_zip,        // neither a zip, a legacy torch.save pickle nor a .npy file
+  legacy_pickle,  // torch.save(..., _use_new_zipfile_serialization=False)
+  numpy,          // a .npy array
+  damaged,        // starts like a zip but is truncated or malformed
+  torchscript,    // code/ and constants.pkl: torch.jit.save
+  state_dict,     // torch.save(model.state_dict())
+  eager_module,   // torch.save(model): a pickled Python object
+  tensor_pickle,  // torch.save of a tensor, or a tuple/list/dict of tensors
+  other_zip,      // a zip archive without data.pkl
+};
+
+struct FileInfo {
+  FileKind kind = FileKind::missing;
+  std::string detail;  // eager_module: the pickled class; damaged: what is wrong
+};
+
+FileInfo inspect_file(const std::string& path);
+inline FileKind classify(const std::string& path) { return inspect_file(path).kind; }
+
+// "is a state_dict, not a TorchScript model", for "model file <...>".
+std::string describe(const FileInfo& info);
+// What to do to get a TorchScript model from such a file.
+std::string model_hint(FileKind kind);
+
+}  // namespace modrec

@@ -1,0 +1,52 @@
+#include "load/file_kind.h"
+
+#include <doctest/doctest.h>
+
+#include "load/load_test_fixtures.h"
+#include "load/pickle_head.h"
+
+using namespace modrec;
+using modrec::test::fixture;
+
+TEST_CASE("classify tells the files torch and numpy write apart") {
+  struct Case {
+    const char* file;
+    FileKind kind;
+  } cases[] = {
+      {"model.pt", FileKind::torchscript},      {"state_dict.pt", FileKind::state_dict},
+      {"eager.pt", FileKind::eager_module},     {"eager_main.pt", FileKind::eager_module},
+      {"tensor.pt", FileKind::tensor_pickle},   {"tuple.pt", FileKind::tensor_pickle},
+      {"legacy.pt", FileKind::legacy_pickle},   {"array.npy", FileKind::numpy},
+      {"empty.pt", FileKind::empty},            {"random.bin", FileKind::not_zip},
+      {"truncated.pt", FileKind::damaged},      {"flipped_header.pt", FileKind::damaged},
+      {"no_code.zip", FileKind::other_zip},     {"folder.pt", FileKind::directory},
+      {"missing.pt", FileKind::missing},
+      // Damaged weight bytes keep the archive's structure; load_model's CRC check catches them.
+      {"flipped_weight.pt", FileKind::torchscript},
+  };
+  for (const auto& c : cases) {
+    INFO(std::string(c.file));
+    CHECK(classify(fixture(c.file)) == c.kind);
+  }
+}
+
+TEST_CASE("describe names the pickled class of an eager module") {
+  FileInfo eager = inspect_file(fixture("eager.pt"));
+  CHECK(eager.detail == "torch.nn.modules.container.Sequential");
+  CHECK(describe(eager).find("eager pickled module (torch.save(model))") != std::string::npos);
+  CHECK(inspect_file(fixture("eager_main.pt")).detail == "__main__.Net");
+  CHECK(describe(inspect_file(fixture("truncated.pt"))).find("is truncated") == 0);
+}
+
+TEST_CASE("pickle head reads protocol 2 and protocol 4 class references") {
+  PickleHead p2 = read_pickle_head(std::string("\x80\x02" "ccollections\nOrderedDict\nq\x00)R", 31));
+  CHECK(p2.protocol == 2);
+  CHECK(p2.global == "collections.OrderedDict");
+  const char p4[] = "\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00\x8c\x0ctorch._utils\x94\x8c\x12_rebuild_tensor_v2\x94\x93";
+  PickleHead h4 = read_pickle_head(std::string(p4, sizeof(p4) - 1));
+  CHECK(h4.protocol == 4);
+  CHECK(h4.global == "torch._utils._rebuild_tensor_v2");
+  PickleHead list = read_pickle_head(std::string("\x80\x02]q\x00", 5));
+  CHECK(list.first_op == ']');
+  CHECK(list.global.empty());
+}

@@ -1,0 +1,51 @@
+#include "load/load_model.h"
+
+#include <caffe2/serialize/inline_container.h>
+#include <torch/script.h>
+
+#include "load/archive.h"
+#include "load/file_kind.h"
+#include "util/error.h"
+
+namespace modrec {
+
+namespace {
+
+// LibTorch inflates the compressed (code) entries without checking their CRC-32, and damaged
+// code then fails with a misleading TorchScript parse error, or worse, parses.
+void verify_compressed(const Archive& archive) {
+  caffe2::serialize::PyTorchStreamReader reader(archive.path());
+  for (const auto& e : archive.entries()) {
+    if (e.stored()) continue;
+    auto [data, size] = reader.getRecord(e.name.substr(e.name.find('/') + 1));
+    archive.check_crc(e, data.get(), size);
+  }
+}
+
+Error cannot_load(const std::string& path, const std::string& why) {
+  return Error(Exit::bad_input, "model file cannot be loaded: " + first_line(why), path,
+               "save it again with torch.jit.save from PyTorch 1.13 or older");
+}
+
+}  // namespace
+
+torch::jit::Module load_model(const std::string& path) {
+  FileInfo info = inspect_file(path);
+  if (info.kind != FileKind::torchscript)
+    throw Error(Exit::bad_input, "model file " + describe(info), path, model_hint(info.kind));
+  // LibTorch itself loads an archive with damaged weight bytes silently.
+  Archive archive = Archive::open(path);
+  archive.verify_crc();
+  try {
+    verify_compressed(archive);
+    return torch::jit::load(path, torch::kCPU);
+  } catch (const c10::Error& e) {
+    throw cannot_load(path, e.what_without_backtrace());
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw cannot_load(path, e.what());
+  }
+}
+
+}  // namespace modrec
