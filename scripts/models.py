@@ -1,0 +1,339 @@
+"""Eager sample models for modrec's tests, registered by name in MODELS.
+
+Every model scripts with torch.jit.script. Builders seed torch before
+constructing, so weights are the same in every process. The first group mirrors
+the models behind docs/torchinfo-reference/*.out; the rest exercise features
+(several inputs, reused modules, tuple/dict outputs, loops over ModuleLists).
+Run with /usr/bin/python3 (torch 1.13, torchvision 0.14).
+"""
+from typing import Callable, Dict, List, Tuple
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+SEED = 0
+
+
+# --- models of the torchinfo reference outputs -------------------------------
+
+class SingleInputNet(nn.Module):
+    """single_input.out / basic_summary.out: a small LeNet-like CNN."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 10, kernel_size=5)
+        self.conv2 = nn.Conv2d(10, 20, kernel_size=5)
+        self.conv2_drop = nn.Dropout2d(0.3)
+        self.fc1 = nn.Linear(320, 50)
+        self.fc2 = nn.Linear(50, 10)
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = F.relu(F.max_pool2d(self.conv1(x), 2))
+        x = F.relu(F.max_pool2d(self.conv2_drop(self.conv2(x)), 2))
+        x = x.view(-1, 320)
+        x = F.relu(self.fc1(x))
+        x = self.fc2(x)
+        return F.log_softmax(x, dim=1)
+
+
+class LinearModel(nn.Module):
+    """jit.out: an MLP inside one Sequential."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layers = nn.Sequential(
+            nn.Linear(128, 128), nn.ReLU(),
+            nn.Linear(128, 128), nn.ReLU(),
+            nn.Linear(128, 1),
+        )
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.layers(x)
+
+
+class LSTMNet(nn.Module):
+    """lstm.out: Embedding -> 2-layer seq-first LSTM -> Linear (~15 MB)."""
+
+    def __init__(self, vocab_size: int = 20, embed_dim: int = 300,
+                 hidden_dim: int = 512, num_layers: int = 2) -> None:
+        super().__init__()
+        self.embedding = nn.Embedding(vocab_size, embed_dim)
+        self.encoder = nn.LSTM(embed_dim, hidden_dim, num_layers=num_layers)
+        self.decoder = nn.Linear(hidden_dim, vocab_size)
+
+    def forward(self, x: Tensor) -> Tuple[Tensor, Tuple[Tensor, Tensor]]:
+        embed = self.embedding(x)
+        out, hidden = self.encoder(embed)
+        out = self.decoder(out)
+        return out.reshape(-1, out.size(2)), hidden
+
+
+class ContainerChildModule(nn.Module):
+    """Calls its Sequential, a Linear, loops over the Sequential, then again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sequential = nn.Sequential(nn.Linear(5, 5), nn.Linear(5, 5))
+        self._between = nn.Linear(5, 5)
+
+    def forward(self, x: Tensor) -> Tensor:
+        out = self._sequential(x)
+        out = self._between(out)
+        for layer in self._sequential:
+            out = layer(out)
+        out = self._sequential(x)
+        for layer in self._sequential:
+            out = layer(out)
+        return out
+
+
+class ContainerModule(nn.Module):
+    """container.out: a ModuleList walked in a loop, never called itself.
+
+    torchinfo's fixture also appends a None to the list; TorchScript cannot
+    hold one and it never shows in the table, so it is left out.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._layers = nn.ModuleList(
+            [nn.Linear(5, 5), ContainerChildModule(), nn.Linear(5, 5)])
+
+    def forward(self, x: Tensor) -> Tensor:
+        out = x
+        for layer in self._layers:
+            out = layer(out)
+        return out
+
+
+class SimpleRNN(nn.Module):
+    """hide_recursive_layers.out: an LSTMCell and a Tanh called 4 times.
+
+    The unused projection Linear(2, 3) is the root's 9 leftover params.
+    torchinfo's fixture starts from torch.randn states; zeros keep the
+    outputs reproducible across Python and C++ (shapes are the same).
+    """
+
+    def __init__(self, repeat_outside_loop: bool = False) -> None:
+        super().__init__()
+        self.hid_dim = 2
+        self.input_dim = 3
+        self.max_length = 4
+        self.repeat_outside_loop = repeat_outside_loop
+        self.lstm = nn.LSTMCell(self.input_dim, self.hid_dim)
+        self.activation = nn.Tanh()
+        self.projection = nn.Linear(self.hid_dim, self.input_dim)
+
+    def forward(self, token_embedding: Tensor) -> Tensor:
+        b_size = token_embedding.size(0)
+        hx = torch.zeros(b_size, self.hid_dim, device=token_embedding.device)
+        cx = torch.zeros(b_size, self.hid_dim, device=token_embedding.device)
+        for _ in range(self.max_length):
+            hx, cx = self.lstm(token_embedding, (hx, cx))
+            hx = self.activation(hx)
+        if self.repeat_outside_loop:
+            hx = self.projection(hx)
+            hx = self.activation(hx)
+        return hx
+
+
+# --- feature models ----------------------------------------------------------
+
+class TwoInputNet(nn.Module):
+    """forward(x, y): one branch per input, merged by a head."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.branch_x = nn.Sequential(nn.Linear(8, 16), nn.ReLU())
+        self.branch_y = nn.Sequential(nn.Linear(4, 16), nn.Tanh())
+        self.head = nn.Linear(32, 3)
+
+    def forward(self, x: Tensor, y: Tensor) -> Tensor:
+        merged = torch.cat([self.branch_x(x), self.branch_y(y)], dim=1)
+        return self.head(merged)
+
+
+class ReusedModuleNet(nn.Module):
+    """One Linear and one in-place ReLU called several times."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+        self.act = nn.ReLU(inplace=True)
+        self.out = nn.Linear(8, 2)
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.act(self.fc(x))
+        x = self.act(self.fc(x))
+        x = self.fc(x) + x
+        return self.out(self.act(x))
+
+
+class DictHeads(nn.Module):
+    """A submodule that returns a dict of heads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cls = nn.Linear(16, 5)
+        self.reg = nn.Linear(16, 2)
+
+    def forward(self, x: Tensor) -> Dict[str, Tensor]:
+        return {"cls": self.cls(x), "reg": self.reg(x)}
+
+
+class MultiOutputNet(nn.Module):
+    """Returns a tuple; its `heads` submodule returns a dict."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trunk = nn.Sequential(nn.Linear(10, 16), nn.ReLU())
+        self.heads = DictHeads()
+
+    def forward(self, x: Tensor) -> Tuple[Tensor, Tensor]:
+        h = self.heads(self.trunk(x))
+        return h["cls"], h["reg"]
+
+
+class MultiOutputDictNet(nn.Module):
+    """The dict variant: the root itself returns a dict."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trunk = nn.Sequential(nn.Linear(10, 16), nn.ReLU())
+        self.heads = DictHeads()
+
+    def forward(self, x: Tensor) -> Dict[str, Tensor]:
+        return self.heads(self.trunk(x))
+
+
+class SeqClassifier(nn.Module):
+    """A batch-first nn.LSTM followed by a Linear on the last step."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(8, 16, num_layers=2, batch_first=True)
+        self.fc = nn.Linear(16, 4)
+
+    def forward(self, x: Tensor) -> Tensor:
+        out, _ = self.lstm(x)
+        return self.fc(out[:, -1])
+
+
+class ModuleListNet(nn.Module):
+    """A ModuleList of residual blocks walked in a loop."""
+
+    def __init__(self, width: int = 12, depth: int = 3) -> None:
+        super().__init__()
+        self.stem = nn.Linear(6, width)
+        self.blocks = nn.ModuleList(
+            [nn.Sequential(nn.Linear(width, width), nn.GELU()) for _ in range(depth)])
+        self.norm = nn.LayerNorm(width)
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.stem(x)
+        for block in self.blocks:
+            x = x + block(x)
+        return self.norm(x)
+
+
+class TinyConvNet(nn.Module):
+    """Conv/BatchNorm/in-place ReLU/pool/Linear: train and eval differ."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(inplace=True),
+            nn.MaxPool2d(2),
+            nn.Conv2d(8, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(inplace=True),
+        )
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.classifier = nn.Linear(16, 10)
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.pool(self.features(x))
+        return self.classifier(torch.flatten(x, 1))
+
+
+# --- registry ----------------------------------------------------------------
+
+def _seeded(cls: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
+    def build() -> nn.Module:
+        torch.manual_seed(SEED)
+        return cls()
+    return build
+
+
+def _randn(*shape: int) -> Callable[[], Tuple[Tensor, ...]]:
+    def make() -> Tuple[Tensor, ...]:
+        return (torch.randn(*shape, generator=torch.Generator().manual_seed(SEED)),)
+    return make
+
+
+def _inputs(*makers: Callable[[], Tuple[Tensor, ...]]) -> Callable[[], Tuple[Tensor, ...]]:
+    def make() -> Tuple[Tensor, ...]:
+        return tuple(t for m in makers for t in m())
+    return make
+
+
+def _tokens() -> Tuple[Tensor, ...]:
+    gen = torch.Generator().manual_seed(SEED)
+    return (torch.randint(0, 20, (1, 100), generator=gen),)
+
+
+def _torchvision(arch: str) -> Callable[[], nn.Module]:
+    def build() -> nn.Module:
+        import torchvision  # only needed for these models
+        torch.manual_seed(SEED)
+        return getattr(torchvision.models, arch)(weights=None)
+    return build
+
+
+# name -> (builder, example inputs as a tuple of forward arguments)
+MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]] = {
+    "SingleInputNet": (_seeded(SingleInputNet), _randn(2, 1, 28, 28)),
+    "LinearModel": (_seeded(LinearModel), _randn(64, 128)),
+    "LSTMNet": (_seeded(LSTMNet), _tokens),
+    "ContainerModule": (_seeded(ContainerModule), _randn(1, 5)),
+    "SimpleRNN": (_seeded(SimpleRNN), _randn(2, 3)),
+    "TwoInputNet": (_seeded(TwoInputNet), _inputs(_randn(4, 8), _randn(4, 4))),
+    "ReusedModuleNet": (_seeded(ReusedModuleNet), _randn(3, 8)),
+    "MultiOutputNet": (_seeded(MultiOutputNet), _randn(4, 10)),
+    "MultiOutputDictNet": (_seeded(MultiOutputDictNet), _randn(4, 10)),
+    "SeqClassifier": (_seeded(SeqClassifier), _randn(3, 5, 8)),
+    "ModuleListNet": (_seeded(ModuleListNet), _randn(4, 6)),
+    "TinyConvNet": (_seeded(TinyConvNet), _randn(2, 3, 16, 16)),
+}
+
+# Built at test time only (large files, never committed).
+TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]] = {
+    "resnet18": (_torchvision("resnet18"), _randn(1, 3, 64, 64)),
+    "mobilenet_v2": (_torchvision("mobilenet_v2"), _randn(1, 3, 64, 64)),
+    "densenet121": (_torchvision("densenet121"), _randn(1, 3, 64, 64)),
+    "resnet50": (_torchvision("resnet50"), _randn(2, 3, 224, 224)),
+}
+
+# Extra named inputs written next to a model's default one: <name>.<tag>.input.pt
+EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {
+    "ContainerModule": {"vec5": _randn(5)},
+    "SingleInputNet": {"batch7": _randn(7, 1, 28, 28)},
+}
+
+# Too large to commit (LSTMNet is ~15 MB): generated into a build dir.
+LARGE_MODELS: List[str] = ["LSTMNet"]
+
+
+def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:
+    return {**MODELS, **TORCHVISION_MODELS}
+
+
+def build(name: str) -> nn.Module:
+    """The eager model `name`, deterministic weights, in eval mode."""
+    registry = all_models()
+    if name not in registry:
+        raise KeyError(f"unknown model {name!r}; known: {', '.join(registry)}")
+    return registry[name][0]().eval()
+
+
+def example_inputs(name: str) -> Tuple[Tensor, ...]:
+    return all_models()[name][1]()
