@@ -1,0 +1,175 @@
+#include "summary/exports.h"
+
+#include "summary/cells.h"
+#include "summary/table.h"
+#include "summary/text.h"
+
+namespace modrec {
+
+namespace {
+using nlohmann::json;
+
+json tensors_json(const ValueMeta& value) {
+  json out = json::array();
+  for (const TensorMeta& t : value.tensors) out.push_back({{"shape", t.shape}, {"dtype", t.dtype}});
+  return out;
+}
+
+json kernel_json(const std::optional<Kernel>& kernel) {
+  if (!kernel) return nullptr;
+  if (kernel->is_int && !kernel->dims.empty()) return kernel->dims[0];
+  return kernel->dims;
+}
+
+std::string parent_label(const Summary& summary, const LayerRow& row) {
+  return row.parent < 0 ? "" : summary.rows[row.parent].label;
+}
+
+json row_json(const Summary& summary, const LayerRow& row, const ModuleTree& tree,
+              const SummaryOptions& options) {
+  const Module& m = tree.modules[row.module];
+  return {{"label", row.label},
+          {"path", m.path},
+          {"type", m.type},
+          {"var_name", m.var_name},
+          {"depth", row.depth},
+          {"idx", row.depth_index},
+          {"parent", row.parent < 0 ? json(nullptr) : json(parent_label(summary, row))},
+          {"call", row.call < 0 ? json(nullptr) : json(row.call)},
+          {"is_recursive", row.is_recursive},
+          {"is_leaf", row.is_leaf},
+          {"executed", row.executed},
+          {"shown", row_visible(row, options)},
+          {"input_size", row.inputs.size},
+          {"output_size", row.outputs.size},
+          {"inputs", tensors_json(row.inputs)},
+          {"outputs", tensors_json(row.outputs)},
+          {"output_bytes", row.output_bytes},
+          {"num_params", row.num_params},
+          {"trainable_params", row.trainable_params},
+          {"leftover_params", row.leftover_params},
+          {"param_bytes", row.param_bytes},
+          {"kernel", kernel_json(row.kernel)},
+          {"mult_adds", row.macs}};
+}
+
+json totals_json(const Summary& summary) {
+  const Totals& t = summary.totals;
+  json out = {{"total_params", t.total_params},
+              {"trainable_params", t.trainable_params},
+              {"non_trainable_params", t.total_params - t.trainable_params}};
+  if (!summary.has_input) return out;
+  out["mult_adds"] = t.mult_adds;
+  out["input_bytes"] = summary.input_bytes;
+  out["forward_backward_bytes"] = t.output_bytes;
+  out["param_bytes"] = t.param_bytes;
+  out["total_bytes"] = summary.input_bytes + t.output_bytes + t.param_bytes;
+  return out;
+}
+
+std::string csv_field(const std::string& value) {
+  if (value.find_first_of(",\"\n") == std::string::npos) return value;
+  std::string out = "\"";
+  for (char c : value) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_line(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  return line + "\n";
+}
+
+// Every tensor's shape, "; "-separated: "[1, 100, 512]; [2, 1, 512]".
+std::string shapes_field(const ValueMeta& value) {
+  std::string out;
+  for (const TensorMeta& t : value.tensors) out += (out.empty() ? "" : "; ") + text::list_repr(t.shape);
+  return out;
+}
+
+std::string dtypes_field(const ValueMeta& value) {
+  std::string out;
+  for (const TensorMeta& t : value.tensors) out += (out.empty() ? "" : "; ") + t.dtype;
+  return out;
+}
+
+const std::vector<std::string> kCsvHeader = {
+    "label",        "path",         "type",        "var_name",         "depth",
+    "idx",          "parent",       "is_recursive", "input_shapes",    "input_dtypes",
+    "output_shapes", "output_dtypes", "kernel",     "num_params",       "trainable_params",
+    "trainable",    "mult_adds"};
+
+std::vector<std::string> csv_row(const Summary& summary, size_t i, const ModuleTree& tree,
+                                 const SummaryOptions& options) {
+  const LayerRow& row = summary.rows[i];
+  const Module& m = tree.modules[row.module];
+  return {row.label, m.path, m.type, m.var_name, std::to_string(row.depth),
+          std::to_string(row.depth_index), parent_label(summary, row),
+          row.is_recursive ? "true" : "false", shapes_field(row.inputs), dtypes_field(row.inputs),
+          shapes_field(row.outputs), dtypes_field(row.outputs),
+          cell(summary, i, "kernel_size", options), std::to_string(row.num_params),
+          std::to_string(row.trainable_params), cell(summary, i, "trainable", options),
+          std::to_string(row.macs)};
+}
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string md_line(const std::vector<std::string>& cells) {
+  std::string line = "|";
+  for (const auto& c : cells) line += " " + md_escape(c) + " |";
+  return line + "\n";
+}
+
+std::string md_rule(size_t n) {
+  std::string line = "|";
+  for (size_t i = 0; i < n; ++i) line += " --- |";
+  return line + "\n";
+}
+
+std::string md_totals(const Summary& summary) {
+  std::string out = md_line({"Total", "Value"}) + md_rule(2);
+  for (const std::string& line : totals_lines(summary)) {
+    const size_t colon = line.rfind(": ");
+    out += md_line({line.substr(0, colon), line.substr(colon + 2)});
+  }
+  return out;
+}
+}  // namespace
+
+json to_json(const Summary& summary, const ModuleTree& tree, const SummaryOptions& options) {
+  json rows = json::array();
+  for (const LayerRow& row : summary.rows) rows.push_back(row_json(summary, row, tree, options));
+  return {{"has_input", summary.has_input}, {"rows", rows}, {"totals", totals_json(summary)}};
+}
+
+std::string format_csv(const Summary& summary, const ModuleTree& tree,
+                       const SummaryOptions& options) {
+  std::string out = csv_line(kCsvHeader);
+  for (size_t i = 0; i < summary.rows.size(); ++i)
+    if (row_visible(summary.rows[i], options)) out += csv_line(csv_row(summary, i, tree, options));
+  return out;
+}
+
+std::string format_markdown(const Summary& summary, const ModuleTree& tree,
+                            const SummaryOptions& options) {
+  const std::vector<std::string> columns = effective_columns(options, summary.has_input);
+  std::vector<std::string> titles = {"Layer"};
+  for (const auto& c : columns) titles.push_back(column_title(c));
+  std::string out = md_line(titles) + md_rule(titles.size());
+  const bool ascii_only = has_row_setting(options, "ascii_only");
+  for (size_t i = 0; i < summary.rows.size(); ++i) {
+    const LayerRow& row = summary.rows[i];
+    if (!row_visible(row, options)) continue;
+    std::vector<std::string> cells = {tree_prefix(row.depth, ascii_only) +
+                                      layer_name(row, tree, options)};
+    for (const auto& c : columns) cells.push_back(cell(summary, i, c, options));
+    out += md_line(cells);
+  }
+  return out + "\n" + md_totals(summary);
+}
+
+}  // namespace modrec

@@ -1,0 +1,163 @@
+// Row building and labels on structures with reused and never-called modules, checked against
+// torchinfo 1.8.0's algorithm worked by hand (torchinfo-format.md, "Rows and labels").
+#include "summary/rows.h"
+
+#include <doctest/doctest.h>
+
+#include "summary/summary.h"
+#include "summary/test_support.h"
+
+using namespace modrec;
+using namespace modrec::testing;
+
+namespace {
+std::vector<std::string> labels(const std::vector<LayerRow>& rows) {
+  std::vector<std::string> out;
+  for (const LayerRow& r : rows) out.push_back(r.label);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("one counter per depth over the whole list, never reset per parent") {
+  TreeBuilder b("Net");
+  const int s1 = b.add(0, "a", "Sequential");
+  const int a0 = b.add(s1, "0", "Linear", linear(2, 2));
+  const int s2 = b.add(0, "b", "Sequential");
+  const int b0 = b.add(s2, "0", "Linear", linear(2, 2));
+  TraceBuilder t;
+  t.enter(0, value({1, 2}));
+  t.enter(s1, value({1, 2}));
+  t.leaf(a0, {1, 2}, {1, 2});
+  t.exit(value({1, 2}));
+  t.enter(s2, value({1, 2}));
+  t.leaf(b0, {1, 2}, {1, 2});
+  t.exit(value({1, 2}));
+  t.exit(value({1, 2}));
+  const auto rows = build_rows(b.tree, t.trace);
+  CHECK(labels(rows) == std::vector<std::string>{"0-1", "1-1", "2-1", "1-2", "2-2"});
+  CHECK(rows[2].parent == 1);
+  CHECK(rows[4].parent == 3);
+}
+
+TEST_CASE("a reused module: every call is a row, later calls recursive") {
+  TreeBuilder b("Net");
+  const int lin = b.add(0, "lin", "Linear", linear(3, 3));
+  TraceBuilder t;
+  t.enter(0, value({1, 3}));
+  for (int i = 0; i < 3; ++i) t.leaf(lin, {1, 3}, {1, 3});
+  t.exit(value({1, 3}));
+  const Summary s = summarize(b.tree, t.trace, 12);
+  CHECK(labels(s.rows) == std::vector<std::string>{"0-1", "1-1", "1-2", "1-3"});
+  CHECK_FALSE(s.rows[1].is_recursive);
+  CHECK(s.rows[2].is_recursive);
+  CHECK(s.rows[3].is_recursive);
+  CHECK(s.totals.total_params == 12);
+  CHECK(s.totals.mult_adds == 3 * 12);              // every call counts: out[0] * params
+  CHECK(s.totals.output_bytes == 3 * 2 * 3 * 4);    // every call's output, x2
+  CHECK(call_labels(s, 5) == std::vector<std::string>{"0-1", "1-1", "1-2", "1-3", ""});
+}
+
+// A ModuleList whose items are called with another depth-1 module in between: its fallback
+// row is inserted twice as the same object, so both places show its last label (1-3) and the
+// recursive mark the second insertion gave it.
+TEST_CASE("a never-called container inserted twice shares one label and the recursive mark") {
+  TreeBuilder b("Net");
+  const int list = b.add(0, "items", "ModuleList");
+  const int a = b.add(list, "0", "Linear", linear(2, 2));
+  const int c = b.add(0, "mid", "ReLU");
+  const int bb = b.add(list, "1", "Linear", linear(2, 2));
+  TraceBuilder t;
+  t.enter(0, value({1, 2}));
+  t.leaf(a, {1, 2}, {1, 2});
+  t.leaf(c, {1, 2}, {1, 2});
+  t.leaf(bb, {1, 2}, {1, 2});
+  t.exit(value({1, 2}));
+  const Summary s = summarize(b.tree, t.trace, 8);
+  CHECK(labels(s.rows) == std::vector<std::string>{"0-1", "1-3", "2-1", "1-2", "1-3", "2-2"});
+  CHECK(s.rows[1].call == -1);
+  CHECK(s.rows[1].is_recursive);
+  CHECK(s.rows[4].is_recursive);
+  CHECK(call_labels(s, 4) == std::vector<std::string>{"0-1", "2-1", "1-2", "2-2"});
+  CHECK(s.totals.total_params == 12);
+}
+
+TEST_CASE("an ancestor chain missing at several depths is inserted outermost first") {
+  TreeBuilder b("Net");
+  const int outer = b.add(0, "outer", "ModuleList");
+  const int inner = b.add(outer, "0", "ModuleDict");
+  const int leaf = b.add(inner, "x", "Linear", linear(2, 2));
+  TraceBuilder t;
+  t.enter(0, value({1, 2}));
+  t.leaf(leaf, {1, 2}, {1, 2});
+  t.exit(value({1, 2}));
+  const auto rows = build_rows(b.tree, t.trace);
+  CHECK(labels(rows) == std::vector<std::string>{"0-1", "1-1", "2-1", "3-1"});
+  CHECK(rows[1].module == outer);
+  CHECK(rows[2].module == inner);
+  CHECK_FALSE(rows[1].is_recursive);
+  CHECK(rows[1].num_params == 6);
+  CHECK(rows[1].leftover_params == 0);
+}
+
+TEST_CASE("parameters of modules that never ran stay with their parent as leftover") {
+  TreeBuilder b("Net");
+  const int used = b.add(0, "used", "Linear", linear(2, 2));
+  b.add(0, "unused", "Linear", linear(2, 3));
+  TraceBuilder t;
+  t.enter(0, value({1, 2}));
+  t.leaf(used, {1, 2}, {1, 2});
+  t.exit(value({1, 2}));
+  const Summary s = summarize(b.tree, t.trace, 8);
+  REQUIRE(s.rows.size() == 2);
+  CHECK(s.rows[0].leftover_params == 9);
+  CHECK(s.totals.total_params == 15);
+  CHECK(s.totals.param_bytes == 6 * 4);  // only leaf rows' parameters count as bytes
+}
+
+TEST_CASE("a module re-entered inside its own call: the hook fills the newest row") {
+  TreeBuilder b("Net");
+  const int m = b.add(0, "block", "Linear", linear(2, 2));
+  TraceBuilder t;
+  t.enter(0, value({1, 2}));
+  t.enter(m, value({1, 2}));
+  t.leaf(m, {1, 2}, {3, 2});
+  t.exit(value({4, 2}));
+  t.exit(value({1, 2}));
+  const auto rows = build_rows(b.tree, t.trace);
+  REQUIRE(rows.size() == 3);
+  CHECK_FALSE(rows[1].executed);
+  CHECK(rows[1].macs == 0);
+  CHECK(rows[2].outputs.size == Shape{4, 2});  // the outer call returned last
+  CHECK(rows[2].macs == 3 * 6 + 4 * 6);
+}
+
+TEST_CASE("mult-adds: conv ignores channels, RNN weights use the first two output dims") {
+  TreeBuilder b("Net");
+  const int conv = b.add(0, "conv", "Conv2d", conv2d(3, 8, 3), Kernel{{3, 3}, false});
+  const int gru = b.add(0, "gru", "GRU",
+                        {param("weight_ih_l0", {12, 8}), param("bias_ih_l0", {12})});
+  TraceBuilder t;
+  t.enter(0, value({2, 3, 10, 10}));
+  t.leaf(conv, {2, 3, 10, 10}, {2, 8, 8, 8});
+  t.leaf(gru, {2, 5, 8}, {2, 5, 4});
+  t.exit(value({2, 5, 4}));
+  const auto rows = build_rows(b.tree, t.trace);
+  CHECK(rows[1].macs == (8 * 3 * 3 * 3 + 8) * (2 * 8 * 8));
+  CHECK(rows[2].macs == (12 * 8 + 12) * (2 * 5));
+}
+
+TEST_CASE("verbose parameter rows: direct weight shape swapped, last one closes the branch") {
+  TreeBuilder b("Net");
+  const int seq = b.add(0, "seq", "Sequential");
+  b.add(seq, "0", "Linear", linear(4, 3));
+  const CallTrace trace = static_trace(b.tree);
+  const auto rows = build_rows(b.tree, trace);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].param_rows.empty());  // the root lists only its direct parameters
+  REQUIRE(rows[1].param_rows.size() == 2);
+  CHECK(rows[1].param_rows[0].name == "0.weight");
+  CHECK(rows[1].param_rows[0].kernel == "[3, 4]");
+  CHECK(rows[1].param_rows[1].count == "└─3");
+  CHECK(rows[2].param_rows[0].kernel == "[4, 3]");
+  CHECK(rows[2].param_rows[0].count == "├─12");
+}

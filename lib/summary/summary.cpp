@@ -1,0 +1,28 @@
+#include "summary/summary.h"
+
+#include "summary/rows.h"
+
+namespace modrec {
+
+Summary summarize(const ModuleTree& tree, const CallTrace& trace, int64_t input_bytes) {
+  Summary s;
+  s.rows = build_rows(tree, trace);
+  s.totals = compute_totals(s.rows);
+  s.has_input = trace.ran;
+  s.input_bytes = input_bytes;
+  return s;
+}
+
+std::vector<std::string> call_labels(const Summary& summary, size_t num_calls) {
+  std::vector<std::string> labels(num_calls);
+  for (const LayerRow& row : summary.rows)
+    if (row.call >= 0 && static_cast<size_t>(row.call) < num_calls) labels[row.call] = row.label;
+  return labels;
+}
+
+bool row_visible(const LayerRow& row, const SummaryOptions& options) {
+  if (row.depth > options.depth) return false;
+  return !(row.is_recursive && has_row_setting(options, "hide_recursive_layers"));
+}
+
+}  // namespace modrec

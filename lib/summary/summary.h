@@ -1,0 +1,31 @@
+// The summary stage's entry point: rows, labels and totals of one pass (torch-free).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/call_trace.h"
+#include "model/module_tree.h"
+#include "summary/layer_row.h"
+#include "summary/options.h"
+#include "summary/totals.h"
+
+namespace modrec {
+
+struct Summary {
+  std::vector<LayerRow> rows;
+  Totals totals;
+  bool has_input = false;   // the model ran: shapes, mult-adds and sizes are known
+  int64_t input_bytes = 0;  // all input tensors
+};
+
+// input_bytes: the bytes of every input tensor, for "Input size (MB)".
+Summary summarize(const ModuleTree& tree, const CallTrace& trace, int64_t input_bytes);
+
+// The label of each call (index = call index), for `record` selectors.
+std::vector<std::string> call_labels(const Summary& summary, size_t num_calls);
+
+// Whether the table shows this row under these options (depth limit, hide_recursive_layers).
+bool row_visible(const LayerRow& row, const SummaryOptions& options);
+
+}  // namespace modrec
