@@ -164,6 +164,67 @@ Net lstm_net() {
   return {b.tree, t.trace, bytes_of({1, 100}, 8)};
 }
 
+std::vector<Param> conv(int64_t in, int64_t out, int64_t k) { return {param("weight", {out, in, k, k})}; }
+std::vector<Param> batch_norm(int64_t c) { return {param("weight", {c}), param("bias", {c})}; }
+
+// torchvision's BasicBlock: conv1, bn1, relu, conv2, bn2, [downsample], relu (called twice).
+void basic_block(TreeBuilder& b, TraceBuilder& t, int parent, const std::string& name,
+                 int64_t in, int64_t out, int64_t in_hw) {
+  const int64_t hw = in == out ? in_hw : in_hw / 2;
+  const Shape x{1, in, in_hw, in_hw}, y{1, out, hw, hw};
+  const int block = b.add(parent, name, "BasicBlock");
+  const int c1 = b.add(block, "conv1", "Conv2d", conv(in, out, 3), Kernel{{3, 3}, false});
+  const int n1 = b.add(block, "bn1", "BatchNorm2d", batch_norm(out));
+  const int relu = b.add(block, "relu", "ReLU");
+  const int c2 = b.add(block, "conv2", "Conv2d", conv(out, out, 3), Kernel{{3, 3}, false});
+  const int n2 = b.add(block, "bn2", "BatchNorm2d", batch_norm(out));
+  t.enter(block, value(x));
+  t.leaf(c1, x, y);
+  t.leaf(n1, y, y);
+  t.leaf(relu, y, y);
+  t.leaf(c2, y, y);
+  t.leaf(n2, y, y);
+  if (in != out) {
+    const int down = b.add(block, "downsample", "Sequential");
+    const int dc = b.add(down, "0", "Conv2d", conv(in, out, 1), Kernel{{1, 1}, false});
+    const int dn = b.add(down, "1", "BatchNorm2d", batch_norm(out));
+    t.enter(down, value(x));
+    t.leaf(dc, x, y);
+    t.leaf(dn, y, y);
+    t.exit(value(y));
+  }
+  t.leaf(relu, y, y);
+  t.exit(value(y));
+}
+
+// torchvision resnet18 on a 1x3x64x64 input.
+Net resnet18() {
+  TreeBuilder b("ResNet");
+  TraceBuilder t;
+  t.enter(0, value({1, 3, 64, 64}));
+  t.leaf(b.add(0, "conv1", "Conv2d", conv(3, 64, 7), Kernel{{7, 7}, false}), {1, 3, 64, 64},
+         {1, 64, 32, 32});
+  t.leaf(b.add(0, "bn1", "BatchNorm2d", batch_norm(64)), {1, 64, 32, 32}, {1, 64, 32, 32});
+  t.leaf(b.add(0, "relu", "ReLU"), {1, 64, 32, 32}, {1, 64, 32, 32});
+  t.leaf(b.add(0, "maxpool", "MaxPool2d", {}, Kernel{{3}, true}), {1, 64, 32, 32},
+         {1, 64, 16, 16});
+  int64_t in = 64, hw = 16;
+  for (int i = 0; i < 4; ++i) {
+    const int64_t out = int64_t{64} << i;
+    const int layer = b.add(0, "layer" + std::to_string(i + 1), "Sequential");
+    t.enter(layer, value({1, in, hw, hw}));
+    basic_block(b, t, layer, "0", in, out, hw);
+    hw = in == out ? hw : hw / 2;
+    basic_block(b, t, layer, "1", out, out, hw);
+    t.exit(value({1, out, hw, hw}));
+    in = out;
+  }
+  t.leaf(b.add(0, "avgpool", "AdaptiveAvgPool2d"), {1, 512, 2, 2}, {1, 512, 1, 1});
+  t.leaf(b.add(0, "fc", "Linear", linear(512, 1000)), {1, 512}, {1, 1000});
+  t.exit(value({1, 1000}));
+  return {b.tree, t.trace, bytes_of({1, 3, 64, 64})};
+}
+
 }  // namespace
 
 TEST_CASE("single_input.out: SingleInputNet with defaults") {
@@ -222,4 +283,14 @@ TEST_CASE("mult-adds footer: whole numbers print without decimals, units by size
   CHECK(readable_mult_adds(3000000000) == std::pair<std::string, std::string>{"G", "3"});
   CHECK(readable_mult_adds(1234567890123456) ==
         std::pair<std::string, std::string>{"T", "1,234.57"});
+}
+
+TEST_CASE("resnet18_depth_consistency.out: params_percent at depth 1 and 2") {
+  const auto reference = reference_tables("resnet18_depth_consistency.out");
+  SummaryOptions options;
+  options.columns = {"output_size", "num_params", "params_percent"};
+  options.depth = 1;
+  CHECK(table(resnet18(), options) == reference.at(0));
+  options.depth = 2;
+  CHECK(table(resnet18(), options) == reference.at(1));
 }
