@@ -1,0 +1,181 @@
+#include "stats/running_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace modrec {
+
+namespace {
+// A chunk of doubles stays in L1 between the passes over it.
+constexpr size_t kChunk = 2048;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool is_finite(double v) { return std::abs(v) <= std::numeric_limits<double>::max(); }
+
+// Moves the finite values of v[0, n) to its front; returns how many there are.
+size_t compact_finite(double* v, size_t n, int64_t& nans) {
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double x = v[i];
+    v[kept] = x;
+    kept += is_finite(x);
+    nans += x != x;
+  }
+  return kept;
+}
+
+// Converts src to double into dst, finite values first; returns the number of finite values.
+template <class T>
+size_t load_chunk(const T* src, size_t n, double* dst, int64_t& nans) {
+  for (size_t i = 0; i < n; ++i) dst[i] = static_cast<double>(src[i]);
+  if constexpr (std::is_floating_point_v<T>) {
+    int64_t nonfinite = 0;
+    for (size_t i = 0; i < n; ++i) nonfinite += !is_finite(dst[i]);
+    if (nonfinite > 0) return compact_finite(dst, n, nans);
+  }
+  return n;
+}
+
+// Sum of x - shift, extremes and zeros of n > 0 finite values; independent lanes for
+// instruction parallelism.
+struct ChunkMoments {
+  double sum, min, max;
+  int64_t zeros;
+};
+
+ChunkMoments first_pass(const double* v, size_t n, double shift) {
+  double s[4] = {0, 0, 0, 0};
+  double lo[4] = {v[0], v[0], v[0], v[0]}, hi[4] = {v[0], v[0], v[0], v[0]};
+  int64_t zeros[4] = {0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int l = 0; l < 4; ++l) {
+      const double x = v[i + l];
+      s[l] += x - shift;
+      lo[l] = std::min(lo[l], x);
+      hi[l] = std::max(hi[l], x);
+      zeros[l] += x == 0;
+    }
+  for (; i < n; ++i) {
+    s[0] += v[i] - shift;
+    lo[0] = std::min(lo[0], v[i]);
+    hi[0] = std::max(hi[0], v[i]);
+    zeros[0] += v[i] == 0;
+  }
+  ChunkMoments m;
+  m.sum = (s[0] + s[1]) + (s[2] + s[3]);
+  m.min = std::min(std::min(lo[0], lo[1]), std::min(lo[2], lo[3]));
+  m.max = std::max(std::max(hi[0], hi[1]), std::max(hi[2], hi[3]));
+  m.zeros = (zeros[0] + zeros[1]) + (zeros[2] + zeros[3]);
+  return m;
+}
+
+struct Deviations {
+  double sum = 0, sum_sq = 0;  // of x - shift - center
+};
+
+Deviations second_pass(const double* v, size_t n, double shift, double center) {
+  double s[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int l = 0; l < 4; ++l) {
+      const double d = (v[i + l] - shift) - center;
+      s[l] += d;
+      q[l] += d * d;
+    }
+  for (; i < n; ++i) {
+    const double d = (v[i] - shift) - center;
+    s[0] += d;
+    q[0] += d * d;
+  }
+  return {(s[0] + s[1]) + (s[2] + s[3]), (q[0] + q[1]) + (q[2] + q[3])};
+}
+}  // namespace
+
+RunningStats::RunningStats(int histogram_bins) : hist_(histogram_bins) {}
+
+template <class T>
+void RunningStats::add(const T* data, size_t n) {
+  double chunk[kChunk];
+  for (size_t start = 0; start < n; start += kChunk) {
+    const size_t len = std::min(kChunk, n - start);
+    int64_t nans = 0;
+    const size_t finite = load_chunk(data + start, len, chunk, nans);
+    count_ += static_cast<int64_t>(len);
+    nans_ += nans;
+    add_finite_chunk(chunk, finite);
+  }
+}
+
+// Two passes over the cached chunk: the mean first, then deviations from it with Chan, Golub &
+// LeVeque's correction term for the rounding in that mean. Values are taken relative to a shift
+// (the first finite value seen) so data far from zero keeps its digits.
+void RunningStats::add_finite_chunk(const double* v, size_t n) {
+  if (n == 0) return;
+  if (finite_ == 0) shift_ = v[0];
+  const ChunkMoments m = first_pass(v, n, shift_);
+  const double count = static_cast<double>(n);
+  const double center = m.sum / count;
+  const Deviations d = second_pass(v, n, shift_, center);
+  const double m2 = std::max(0.0, d.sum_sq - d.sum * d.sum / count);  // >= 0 up to rounding
+  merge_moments(static_cast<int64_t>(n), center + d.sum / count, m2);
+  min_ = std::min(min_, m.min);
+  max_ = std::max(max_, m.max);
+  zeros_ += m.zeros;
+  hist_.cover(std::max(-m.min, m.max));
+  hist_.add(v, n);
+}
+
+// Chan, Golub & LeVeque's pairwise update of (n, mean, m2); mean is relative to shift_.
+void RunningStats::merge_moments(int64_t n, double mean, double m2) {
+  if (n == 0) return;
+  const int64_t total = finite_ + n;
+  const double delta = mean - mean_;
+  const double weight = static_cast<double>(n) / static_cast<double>(total);
+  mean_ += delta * weight;
+  m2_ += m2 + delta * delta * static_cast<double>(finite_) * weight;
+  finite_ = total;
+}
+
+void RunningStats::merge(const RunningStats& other) {
+  hist_.merge(other.hist_);
+  if (finite_ == 0) shift_ = other.shift_;
+  merge_moments(other.finite_, other.mean_ + (other.shift_ - shift_), other.m2_);
+  count_ += other.count_;
+  nans_ += other.nans_;
+  zeros_ += other.zeros_;
+  min_ = std::min(min_, other.min_);
+  max_ = std::max(max_, other.max_);
+}
+
+double RunningStats::mean() const { return finite_ > 0 ? shift_ + mean_ : kNaN; }
+
+double RunningStats::std() const {
+  return finite_ > 1 ? std::sqrt(m2_ / static_cast<double>(finite_ - 1)) : kNaN;
+}
+
+double RunningStats::min() const { return finite_ > 0 ? min_ : kNaN; }
+double RunningStats::max() const { return finite_ > 0 ? max_ : kNaN; }
+double RunningStats::abs_max() const { return finite_ > 0 ? std::max(-min_, max_) : kNaN; }
+
+// sum x^2 = m2 + n * mean^2: both terms are non-negative, so no cancellation.
+double RunningStats::l2_norm() const {
+  const double mean = shift_ + mean_;
+  return std::sqrt(m2_ + static_cast<double>(finite_) * mean * mean);
+}
+
+double RunningStats::zero_fraction() const {
+  return finite_ > 0 ? static_cast<double>(zeros_) / static_cast<double>(finite_) : kNaN;
+}
+
+template void RunningStats::add<float>(const float*, size_t);
+template void RunningStats::add<double>(const double*, size_t);
+template void RunningStats::add<int64_t>(const int64_t*, size_t);
+template void RunningStats::add<int32_t>(const int32_t*, size_t);
+template void RunningStats::add<int16_t>(const int16_t*, size_t);
+template void RunningStats::add<int8_t>(const int8_t*, size_t);
+template void RunningStats::add<uint8_t>(const uint8_t*, size_t);
+template void RunningStats::add<bool>(const bool*, size_t);
+
+}  // namespace modrec
