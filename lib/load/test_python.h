@@ -34,11 +34,13 @@ inline std::string temp_dir(const std::string& tag) {
   return pattern;
 }
 
-// A temporary folder filled by a fixture script (path relative to the source tree), removed at exit.
+// A temporary folder filled by a fixture script (path relative to the source tree, run with
+// `first_arg` and the folder as arguments), removed at exit.
 struct TempDir {
   std::string path;
-  TempDir(const std::string& tag, const std::string& script) : path(temp_dir(tag)) {
-    if (!run_python(std::string(MODREC_SOURCE_DIR) + script, shell_quote(path)))
+  TempDir(const std::string& tag, const std::string& script, const std::string& first_arg = "")
+      : path(temp_dir(tag)) {
+    if (!run_python(std::string(MODREC_SOURCE_DIR) + script, first_arg + " " + shell_quote(path)))
       throw std::runtime_error(script + " failed");
   }
   ~TempDir() {

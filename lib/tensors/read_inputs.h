@@ -1,0 +1,18 @@
+// Reading --input files: Python torch.save files (a tensor, or a tuple/list of tensors) and .npy.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <ATen/ATen.h>
+
+namespace modrec {
+
+// One tensor per forward argument: a tensor file gives one, a tuple/list of tensors gives one per
+// item, a .npy file (recognised by its magic, whatever its name) gives one. Every file LibTorch
+// cannot read or that holds something else is Error(Exit::bad_input) saying what the file is and
+// how to save it: a TorchScript model, a state_dict, an eager module, an nn.Parameter, a dict, a
+// one-element list or one-key dict (LibTorch 1.13 cannot unpickle those), pickle protocol 4, a
+// legacy non-zip torch.save file, a truncated or foreign file, a missing file or a directory.
+std::vector<at::Tensor> read_inputs(const std::string& path);
+
+}  // namespace modrec

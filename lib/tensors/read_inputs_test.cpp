@@ -1,0 +1,105 @@
+#include "tensors/read_inputs.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <sstream>
+
+#include "tensors/dtype.h"
+#include "tensors/tensors_test_fixtures.h"
+#include "util/error.h"
+
+using namespace modrec;
+using modrec::test::fixture;
+
+namespace {
+
+struct Expected {
+  std::string dtype;
+  std::vector<int64_t> shape;
+  std::vector<double> values;
+};
+
+// expected.txt: "file index dtype shape values..." as Python saw the tensors it saved.
+std::map<std::string, std::vector<Expected>> expected_tensors() {
+  std::map<std::string, std::vector<Expected>> out;
+  std::istringstream lines(test::slurp(fixture("expected.txt")));
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream in(line);
+    std::string file, shape;
+    size_t index = 0;
+    Expected e;
+    in >> file >> index >> e.dtype >> shape;
+    std::istringstream dims(shape == "-" ? "" : shape);
+    for (std::string d; std::getline(dims, d, ',');) e.shape.push_back(std::stoll(d));
+    for (double v; in >> v;) e.values.push_back(v);
+    out[file].push_back(e);
+  }
+  return out;
+}
+
+std::pair<Exit, std::string> read_error(const std::string& name) {
+  try {
+    read_inputs(fixture(name));
+  } catch (const Error& e) {
+    return {e.code(), e.line()};
+  }
+  return {Exit::ok, ""};
+}
+
+}  // namespace
+
+TEST_CASE("read_inputs returns what Python saved, for every dtype and container") {
+  auto expected = expected_tensors();
+  REQUIRE(expected.size() >= 25);
+  for (const auto& [file, want] : expected) {
+    INFO(file);
+    std::vector<at::Tensor> got = read_inputs(fixture(file));
+    REQUIRE(got.size() == want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      CHECK(dtype_name(got[i].scalar_type()) == want[i].dtype);
+      CHECK(got[i].sizes().vec() == want[i].shape);
+      at::Tensor flat = got[i].to(at::kDouble).contiguous().flatten();
+      REQUIRE(flat.numel() == static_cast<int64_t>(want[i].values.size()));
+      for (size_t k = 0; k < want[i].values.size(); ++k)
+        CHECK(flat[static_cast<int64_t>(k)].item<double>() == want[i].values[k]);
+    }
+  }
+}
+
+TEST_CASE("every unreadable input is exit 3 with what the file is and what to do") {
+  struct Case {
+    const char* file;
+    const char* what;
+    const char* hint;
+  } cases[] = {
+      {"model.pt", "is a TorchScript model, not a tensor file", "give the model as MODEL"},
+      {"state_dict.pt", "is a state_dict", "torch.save(x, path)"},
+      {"eager.pt", "torch.nn.modules.container.Sequential", "torch.save(x, path)"},
+      {"list1.pt", "is a one-element list", "save the tensor itself"},
+      {"dict1.pt", "is a one-key dict", "tuple of tensors"},
+      {"dict2.pt", "is a dict", "forward's argument order"},
+      {"parameter.pt", "is an nn.Parameter", "p.detach()"},
+      {"protocol4.pt", "pickle protocol 4", "default protocol"},
+      {"legacy.pt", "legacy (non-zip) torch.save file", "torch.save(x, path)"},
+      {"int.pt", "holds a value of type Int", "tuple of tensors"},
+      {"mixed.pt", "holds a value of type Int among its items", "tuple of tensors"},
+      {"unicode.npy", "dtype '<U3'", "astype"},
+      {"truncated.pt", "is truncated or not a valid zip archive", "torch.save(x, path)"},
+      {"truncated.npy", "truncated .npy", "numpy.save"},
+      {"empty.pt", "is empty", "torch.save(x, path)"},
+      {"random.bin", "neither a torch.save file nor a .npy array", "torch.save(x, path)"},
+      {"folder", "is a directory", "torch.save(x, path)"},
+      {"missing.pt", "does not exist", "check the path"},
+  };
+  for (const auto& c : cases) {
+    auto [code, line] = read_error(c.file);
+    INFO((std::string(c.file) + ": " + line));
+    CHECK(code == Exit::bad_input);
+    CHECK(line.find(std::string("modrec: error: input file ")) == 0);
+    CHECK(line.find(c.what) != std::string::npos);
+    CHECK(line.find(c.hint) != std::string::npos);
+    CHECK(line.find(c.file) != std::string::npos);
+    CHECK(line.find('\n') == std::string::npos);
+  }
+}
