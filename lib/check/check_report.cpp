@@ -1,0 +1,54 @@
+#include "check/check_report.h"
+
+#include "check/report_table.h"
+#include "util/error.h"
+
+namespace modrec {
+namespace {
+using nlohmann::json;
+
+std::string verdict(const CheckResult& r, const std::string& run_path) {
+  const std::string scope = std::to_string(r.tensors_checked) + " tensors of " +
+                            std::to_string(r.layers_checked) + " layers in " + run_path;
+  if (r.violations.empty()) return "check passed: no violations in " + scope;
+  const size_t n = r.violations.size();
+  return "check failed: " + std::to_string(n) + (n == 1 ? " violation in " : " violations in ") + scope;
+}
+
+ReportTable violations_table(const CheckResult& r) {
+  ReportTable t{{"label", "path", "capture", "tensor", "rule", "value", "limit"}, {}};
+  for (const Violation& v : r.violations)
+    t.rows.push_back({v.layer.label, v.layer.path, v.capture, std::to_string(v.tensor), v.rule,
+                      format_number(v.value), format_number(v.limit)});
+  return t;
+}
+
+}  // namespace
+
+json check_json(const CheckResult& result, const std::string& run_path) {
+  json violations = json::array();
+  for (const Violation& v : result.violations)
+    violations.push_back({{"label", v.layer.label}, {"path", v.layer.path}, {"capture", v.capture},
+                          {"tensor", v.tensor}, {"rule", v.rule}, {"value", v.value},
+                          {"limit", v.limit}});
+  return {{"run", run_path},
+          {"passed", result.violations.empty()},
+          {"layers_checked", result.layers_checked},
+          {"tensors_checked", result.tensors_checked},
+          {"violations", violations}};
+}
+
+std::string format_check(const CheckResult& result, const std::string& run_path,
+                         const std::string& format) {
+  const bool any = !result.violations.empty();
+  if (format == "table")
+    return verdict(result, run_path) + "\n" + (any ? format_text(violations_table(result)) : "");
+  if (format == "markdown")
+    return "### modrec " + verdict(result, run_path) + "\n\n" +
+           (any ? format_markdown(violations_table(result)) : "");
+  if (format == "json") return check_json(result, run_path).dump(2) + "\n";
+  throw Error(Exit::usage, "unknown format '" + format + "'", "--format",
+              "use table, json or markdown");
+}
+
+}  // namespace modrec

@@ -1,0 +1,19 @@
+// What `modrec check` prints: a verdict line and the violations (torch-free).
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "check/check_rules.h"
+
+namespace modrec {
+
+// {"run", "passed", "layers_checked", "tensors_checked", "violations": [{label, path, capture,
+// tensor, rule, value, limit}]}
+nlohmann::json check_json(const CheckResult& result, const std::string& run_path);
+
+// format: table, json or markdown (a GitHub job summary). Throws Error(usage) on another.
+std::string format_check(const CheckResult& result, const std::string& run_path,
+                         const std::string& format);
+
+}  // namespace modrec

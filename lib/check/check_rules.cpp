@@ -1,0 +1,51 @@
+#include "check/check_rules.h"
+
+#include <cmath>
+
+namespace modrec {
+namespace {
+
+struct Probe {
+  const LayerRef& layer;
+  const std::string& capture;
+  const RecordedTensor& tensor;
+  std::vector<Violation>& out;
+
+  // NaN (an undefined statistic) never exceeds a limit.
+  void above(const char* rule, double value, std::optional<double> limit) const {
+    if (limit && value > *limit) out.push_back({layer, capture, tensor.index, rule, value, *limit});
+  }
+  void below(const char* rule, double value, std::optional<double> limit) const {
+    if (limit && value < *limit) out.push_back({layer, capture, tensor.index, rule, value, *limit});
+  }
+};
+
+void check_tensor(const Probe& p, const CheckRules& r) {
+  const RunningStats& s = p.tensor.stats;
+  if (r.no_nan) p.above("no-nan", static_cast<double>(s.nan_count()), 0.0);
+  if (r.no_inf) p.above("no-inf", static_cast<double>(s.inf_count()), 0.0);
+  p.above("max-abs", s.abs_max(), r.max_abs);
+  p.above("max-std", s.std(), r.max_std);
+  p.below("min-std", s.std(), r.min_std);
+  p.above("max-zero-fraction", s.zero_fraction(), r.max_zero_fraction);
+}
+
+}  // namespace
+
+CheckResult check_run(const RunDir& run, const CheckRules& rules, const RunScope& scope) {
+  CheckResult result;
+  for (size_t i : scope.select(run.refs())) {
+    const RecordedLayer& layer = run.layers[i];
+    ++result.layers_checked;
+    for (const RecordedCapture& capture : layer.captures) {
+      if (!scope.wants(capture.name)) continue;
+      for (const RecordedTensor& tensor : capture.tensors) {
+        ++result.tensors_checked;
+        check_tensor({layer.ref, capture.name, tensor, result.violations}, rules);
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace modrec

@@ -1,0 +1,111 @@
+#include "check/diff_report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "check/report_table.h"
+#include "util/error.h"
+
+namespace modrec {
+namespace {
+using nlohmann::json;
+
+std::string shape_cell(const TensorDiff& d) {
+  if (d.shape_a == d.shape_b) return format_shape(d.shape_a);
+  return format_shape(d.shape_a) + " vs " + format_shape(d.shape_b);
+}
+
+std::string status_cell(const TensorDiff& d) {
+  if (!d.problem.empty()) return d.problem;
+  return d.passed() ? "ok" : "beyond tolerance";
+}
+
+std::vector<std::string> metric_cells(const TensorDiff& d) {
+  if (!d.values) return {"-", "-", "-", "-"};
+  const ValueDiff& v = *d.values;
+  return {format_number(v.max_abs), format_number(v.mean_abs), format_number(v.max_rel),
+          v.cosine ? format_number(*v.cosine) : "-"};
+}
+
+ReportTable diff_table(const RunDiff& diff) {
+  ReportTable t{{"label", "path", "capture", "tensor", "source", "shape", "max_abs", "mean_abs",
+                 "max_rel", "cosine", "status"},
+                {}};
+  for (const TensorDiff& d : diff.tensors) {
+    std::vector<std::string> row{d.layer.label, d.layer.path, d.capture, std::to_string(d.tensor),
+                                 d.source, shape_cell(d)};
+    for (auto& cell : metric_cells(d)) row.push_back(std::move(cell));
+    row.push_back(status_cell(d));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+std::string verdict(const RunDiff& diff, const DiffHeading& h) {
+  const size_t failed = std::count_if(diff.tensors.begin(), diff.tensors.end(),
+                                      [](const TensorDiff& d) { return !d.passed(); });
+  const std::string tol = "atol=" + format_number(h.tol.atol) + " rtol=" + format_number(h.tol.rtol);
+  const std::string runs = " (" + h.run_a + " vs " + h.run_b + ")";
+  if (failed == 0)
+    return "diff passed: " + std::to_string(diff.tensors.size()) + " tensors within " + tol + runs;
+  return "diff failed: " + std::to_string(failed) + " of " + std::to_string(diff.tensors.size()) +
+         " tensors differ beyond " + tol + " or in shape" + runs;
+}
+
+// `bullet` makes the line a markdown list item, so that two of them stay two lines.
+std::string labels_line(const char* which, const std::vector<LayerRef>& layers, bool bullet) {
+  if (layers.empty()) return "";
+  std::string line = std::string(bullet ? "- " : "") + "only in " + which + ": ";
+  for (size_t i = 0; i < layers.size(); ++i)
+    line += (i ? ", " : "") + layers[i].label + " (" + layers[i].path + ")";
+  return line + "\n";
+}
+
+json labels_json(const std::vector<LayerRef>& layers) {
+  json labels = json::array();
+  for (const auto& l : layers) labels.push_back(l.label);
+  return labels;
+}
+
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json tensor_json(const TensorDiff& d) {
+  json j{{"label", d.layer.label}, {"path", d.layer.path},   {"capture", d.capture},
+         {"tensor", d.tensor},     {"source", d.source},     {"shape_a", d.shape_a},
+         {"shape_b", d.shape_b},   {"passed", d.passed()},   {"problem", d.problem}};
+  const bool have = d.values.has_value();
+  j["max_abs"] = have ? number_or_null(d.values->max_abs) : json(nullptr);
+  j["mean_abs"] = have ? number_or_null(d.values->mean_abs) : json(nullptr);
+  j["max_rel"] = have ? number_or_null(d.values->max_rel) : json(nullptr);
+  j["cosine"] = have && d.values->cosine ? number_or_null(*d.values->cosine) : json(nullptr);
+  return j;
+}
+
+}  // namespace
+
+json diff_json(const RunDiff& diff, const DiffHeading& h) {
+  json tensors = json::array();
+  for (const TensorDiff& d : diff.tensors) tensors.push_back(tensor_json(d));
+  return {{"run_a", h.run_a},         {"run_b", h.run_b},
+          {"atol", h.tol.atol},       {"rtol", h.tol.rtol},
+          {"passed", diff.passed()},  {"tensors", tensors},
+          {"only_in_a", labels_json(diff.only_in_a)},
+          {"only_in_b", labels_json(diff.only_in_b)}};
+}
+
+std::string format_diff(const RunDiff& diff, const DiffHeading& h, const std::string& format) {
+  auto only = [&](bool bullet) {
+    return labels_line("RUN_A", diff.only_in_a, bullet) + labels_line("RUN_B", diff.only_in_b, bullet);
+  };
+  if (format == "table") return verdict(diff, h) + "\n" + format_text(diff_table(diff)) + only(false);
+  if (format == "markdown") {
+    const std::string list = only(true);
+    return "### modrec " + verdict(diff, h) + "\n\n" + format_markdown(diff_table(diff)) +
+           (list.empty() ? "" : "\n" + list);
+  }
+  if (format == "json") return diff_json(diff, h).dump(2) + "\n";
+  throw Error(Exit::usage, "unknown format '" + format + "'", "--format",
+              "use table, json or markdown");
+}
+
+}  // namespace modrec

@@ -1,0 +1,25 @@
+// What `modrec diff` prints: a verdict line, a row per compared tensor, the labels of one run only
+// (torch-free).
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "check/run_diff.h"
+
+namespace modrec {
+
+struct DiffHeading {
+  std::string run_a, run_b;
+  Tolerance tol;
+};
+
+// {"run_a", "run_b", "atol", "rtol", "passed", "tensors": [{label, path, capture, tensor, source,
+// shape_a, shape_b, max_abs, mean_abs, max_rel, cosine, passed, problem}], "only_in_a": [labels],
+// "only_in_b": [labels]}; an undefined metric is null.
+nlohmann::json diff_json(const RunDiff& diff, const DiffHeading& heading);
+
+// format: table, json or markdown (a GitHub job summary). Throws Error(usage) on another.
+std::string format_diff(const RunDiff& diff, const DiffHeading& heading, const std::string& format);
+
+}  // namespace modrec

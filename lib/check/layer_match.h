@@ -1,0 +1,54 @@
+// `--layers` selectors over recorded or traced layer calls (torch-free). check/ and diff/ select
+// from recording directories; record/ selects from a call trace with the same rules.
+//
+// A selector list is comma-separated; a layer is selected when any selector matches it:
+//   all             every layer
+//   1-3             a depth-idx label, exactly
+//   type:Conv2d     the module type name, exactly
+//   re:<regex>      ECMAScript regex searched in the module path (re:^layer1\. anchors it)
+//   depth:N         labels N-*
+//   layer1.0.conv1  anything else: a module path, exactly
+#pragma once
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace modrec {
+
+struct LayerRef {
+  std::string label;  // "1-3"; the root call is "0-1"
+  std::string path;   // module path, "" for the root
+  std::string type;   // "Conv2d"
+};
+
+// The depth part of a depth-idx label ("1-3" -> 1); -1 when `label` is not one.
+int label_depth(const std::string& label);
+
+class LayerMatcher {
+ public:
+  // Throws Error(usage, ..., "--layers") on an empty selector, a bad regex or a bad depth.
+  explicit LayerMatcher(const std::string& selectors);
+
+  bool matches(const LayerRef& layer) const;
+  // Whether some label selector names a layer of this depth: only then does matches() need the
+  // real label of a layer at that depth (record computes labels lazily, as calls start).
+  bool needs_label(int depth) const;
+  // Indices of the selected layers, in order. Throws Error(usage, ..., "--layers") naming the
+  // first selector (other than `all`) that matches none of `layers`, with the valid labels closest to it first.
+  std::vector<size_t> select(const std::vector<LayerRef>& layers) const;
+
+ private:
+  enum class Kind { all, label, type, regex, depth, path };
+  struct Selector {
+    Kind kind;
+    std::string text;  // as given, for messages
+    std::string value;  // the part after "type:" etc.
+    std::regex regex;
+    int depth = -1;
+  };
+  static Selector parse(const std::string& text);
+  static bool matches(const Selector& s, const LayerRef& layer);
+  std::vector<Selector> selectors_;
+};
+
+}  // namespace modrec

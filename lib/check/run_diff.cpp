@@ -1,0 +1,89 @@
+#include "check/run_diff.h"
+
+#include <algorithm>
+#include <spdlog/spdlog.h>
+
+#include "check/report_table.h"
+#include "check/saved_tensor_diff.h"
+
+namespace modrec {
+namespace {
+
+const RecordedTensor* find_tensor(const RecordedCapture& c, int index) {
+  for (const auto& t : c.tensors)
+    if (t.index == index) return &t;
+  return nullptr;
+}
+
+// Differences that make values incomparable or that a tolerance cannot excuse.
+std::string structural_problem(const RecordedLayer& la, const RecordedLayer& lb,
+                               const TensorDiff& d, const RunningStats& a, const RunningStats& b) {
+  if (la.ref.path != lb.ref.path) return "module path '" + la.ref.path + "' vs '" + lb.ref.path + "'";
+  if (d.shape_a != d.shape_b) return "shape " + format_shape(d.shape_a) + " vs " + format_shape(d.shape_b);
+  if (a.nan_count() != b.nan_count())
+    return "nan_count " + std::to_string(a.nan_count()) + " vs " + std::to_string(b.nan_count());
+  if (a.inf_count() != b.inf_count())
+    return "inf_count " + std::to_string(a.inf_count()) + " vs " + std::to_string(b.inf_count());
+  return "";
+}
+
+void diff_capture(const RecordedLayer& la, const RecordedLayer& lb, const RecordedCapture& ca,
+                  const RecordedCapture& cb, const Tolerance& tol, std::vector<TensorDiff>& out) {
+  const bool saved = !ca.files.empty() && !cb.files.empty();
+  const auto saved_diffs = saved ? diff_saved_tensors(ca.files, cb.files, tol)
+                                 : std::vector<SavedTensorDiff>{};
+  for (size_t i = 0; i < ca.tensors.size(); ++i) {
+    const RecordedTensor& ta = ca.tensors[i];
+    const RecordedTensor* tb = find_tensor(cb, ta.index);
+    if (!tb) continue;
+    TensorDiff d{la.ref, ca.name, ta.index, saved ? "tensors" : "stats", ta.shape, tb->shape,
+                 std::nullopt, ""};
+    if (saved && i < saved_diffs.size()) {
+      d.shape_a = saved_diffs[i].shape_a;
+      d.shape_b = saved_diffs[i].shape_b;
+    }
+    d.problem = structural_problem(la, lb, d, ta.stats, tb->stats);
+    if (saved && i < saved_diffs.size()) d.values = saved_diffs[i].values;
+    else if (saved) d.problem = "tensor " + std::to_string(ta.index) + " missing from the saved files";
+    else if (d.shape_a == d.shape_b) d.values = compare_stats(ta.stats, tb->stats, tol);
+    out.push_back(std::move(d));
+  }
+}
+
+void diff_layer(const RecordedLayer& la, const RecordedLayer& lb, const Tolerance& tol,
+                const RunScope& scope, std::vector<TensorDiff>& out) {
+  for (const RecordedCapture& ca : la.captures) {
+    if (!scope.wants(ca.name)) continue;
+    const RecordedCapture* cb = lb.capture(ca.name);
+    if (cb) diff_capture(la, lb, ca, *cb, tol, out);
+    else spdlog::warn("{} {} was recorded in the first run only", la.ref.label, ca.name);
+  }
+}
+
+// Every label of either run, RUN_A's order first, for the selectors to choose from.
+std::vector<LayerRef> union_refs(const RunDir& a, const RunDir& b) {
+  std::vector<LayerRef> refs = a.refs();
+  for (const auto& l : b.layers)
+    if (!a.layer(l.ref.label)) refs.push_back(l.ref);
+  return refs;
+}
+
+}  // namespace
+
+bool RunDiff::passed() const {
+  return std::all_of(tensors.begin(), tensors.end(), [](const TensorDiff& d) { return d.passed(); });
+}
+
+RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const RunScope& scope) {
+  RunDiff diff;
+  const auto refs = union_refs(a, b);
+  for (size_t i : scope.select(refs)) {
+    const RecordedLayer* la = a.layer(refs[i].label);
+    const RecordedLayer* lb = b.layer(refs[i].label);
+    if (la && lb) diff_layer(*la, *lb, tol, scope, diff.tensors);
+    else (la ? diff.only_in_a : diff.only_in_b).push_back(refs[i]);
+  }
+  return diff;
+}
+
+}  // namespace modrec

@@ -1,0 +1,37 @@
+// `modrec diff`: two recording directories compared label by label (torch-free header).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/run_dir.h"
+#include "check/value_diff.h"
+
+namespace modrec {
+
+struct TensorDiff {
+  LayerRef layer;  // as RUN_A has it
+  std::string capture;
+  int tensor = 0;
+  std::string source;  // "tensors" when both runs saved them, else "stats"
+  std::vector<int64_t> shape_a, shape_b;
+  std::optional<ValueDiff> values;  // none when the tensors cannot be compared
+  std::string problem;              // a structural difference: shapes, module path, NaN counts
+
+  bool passed() const { return problem.empty() && values && values->close; }
+};
+
+struct RunDiff {
+  std::vector<TensorDiff> tensors;  // per (label, capture, tensor) present in both runs
+  std::vector<LayerRef> only_in_a, only_in_b;
+
+  // Labels present in one run only do not fail a diff; they are listed.
+  bool passed() const;
+};
+
+// `scope` selects among the labels of both runs. Throws Error(usage) on a bad selector,
+// Error(bad_input) on an unreadable tensor file.
+RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const RunScope& scope);
+
+}  // namespace modrec

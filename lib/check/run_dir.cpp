@@ -1,0 +1,145 @@
+#include "check/run_dir.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "util/error.h"
+
+namespace modrec {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const char* const kRecordHint = "record one with: modrec record MODEL --layers … --out DIR";
+
+json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error(Exit::bad_input, "cannot read " + file.filename().string(), file.string(), kRecordHint);
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw Error(Exit::bad_input, file.filename().string() + " is not valid JSON: " + first_line(e.what()),
+                file.string(), kRecordHint);
+  }
+}
+
+RecordedTensor read_tensor(const json& j) {
+  RecordedTensor t;
+  t.index = j.at("tensor").get<int>();
+  t.shape = j.at("shape").get<std::vector<int64_t>>();
+  t.dtype = j.at("dtype").get<std::string>();
+  t.stats = RunningStats::from_json(j);
+  return t;
+}
+
+// Captures in the contract's order (JSON objects come back sorted by name).
+size_t capture_rank(const std::string& name) {
+  const auto& names = capture_names();
+  return std::find(names.begin(), names.end(), name) - names.begin();
+}
+
+RecordedLayer read_layer(const json& j) {
+  RecordedLayer layer;
+  layer.ref = {j.at("label").get<std::string>(), j.at("path").get<std::string>(),
+               j.at("type").get<std::string>()};
+  layer.call = j.value("call", 1);
+  for (const auto& [name, tensors] : j.at("captures").items()) {
+    RecordedCapture capture{name, {}, {}};
+    for (const json& t : tensors) capture.tensors.push_back(read_tensor(t));
+    layer.captures.push_back(std::move(capture));
+  }
+  std::stable_sort(layer.captures.begin(), layer.captures.end(),
+                   [](const RecordedCapture& x, const RecordedCapture& y) {
+                     return capture_rank(x.name) < capture_rank(y.name);
+                   });
+  return layer;
+}
+
+// Errors from the stats parser name only "stats.json"; say which file and layer.
+std::vector<RecordedLayer> read_layers(const json& stats, const fs::path& file) {
+  std::vector<RecordedLayer> layers;
+  std::string where = file.string();
+  try {
+    for (const json& l : stats.at("layers")) {
+      where = file.string() + ", layer " + l.value("label", "?");
+      layers.push_back(read_layer(l));
+    }
+  } catch (const json::exception& e) {
+    throw Error(Exit::bad_input, "stats.json is not in the recording format: " + first_line(e.what()),
+                where, kRecordHint);
+  } catch (const Error& e) {
+    throw Error(e.code(), e.what(), where, e.hint());
+  }
+  return layers;
+}
+
+void attach_files(RunDir& run, const json& manifest, const fs::path& file) {
+  try {
+    for (const json& l : manifest.at("layers")) {
+      const auto label = l.at("label").get<std::string>();
+      auto layer = std::find_if(run.layers.begin(), run.layers.end(),
+                                [&](const RecordedLayer& r) { return r.ref.label == label; });
+      if (layer == run.layers.end()) continue;
+      for (auto& capture : layer->captures) {
+        const json& files = l.at("captures").value(capture.name, json::object()).value("files", json::array());
+        for (const json& f : files) capture.files.push_back((fs::path(run.path) / f.get<std::string>()).string());
+      }
+    }
+  } catch (const json::exception& e) {
+    throw Error(Exit::bad_input, "manifest.json is not in the recording format: " + first_line(e.what()),
+                file.string(), kRecordHint);
+  }
+}
+
+}  // namespace
+
+const RecordedCapture* RecordedLayer::capture(const std::string& name) const {
+  for (const auto& c : captures)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+const RecordedLayer* RunDir::layer(const std::string& label) const {
+  for (const auto& l : layers)
+    if (l.ref.label == label) return &l;
+  return nullptr;
+}
+
+std::vector<LayerRef> RunDir::refs() const {
+  std::vector<LayerRef> refs;
+  for (const auto& l : layers) refs.push_back(l.ref);
+  return refs;
+}
+
+RunDir read_run_dir(const std::string& path) {
+  if (!fs::is_directory(path))
+    throw Error(Exit::bad_input, "no recording directory", path, kRecordHint);
+  RunDir run{path, {}};
+  const fs::path stats = fs::path(path) / "stats.json";
+  run.layers = read_layers(read_json(stats), stats);
+  const fs::path manifest = fs::path(path) / "manifest.json";
+  if (fs::exists(manifest)) attach_files(run, read_json(manifest), manifest);
+  return run;
+}
+
+const std::vector<std::string>& capture_names() {
+  static const std::vector<std::string> names{"input", "output", "grad_input", "grad_output"};
+  return names;
+}
+
+std::vector<size_t> RunScope::select(const std::vector<LayerRef>& layers) const {
+  for (const auto& c : captures)
+    if (std::find(capture_names().begin(), capture_names().end(), c) == capture_names().end())
+      throw Error(Exit::usage, "unknown capture '" + c + "'", "--captures",
+                  "use any of input,output,grad_input,grad_output");
+  return LayerMatcher(this->layers).select(layers);
+}
+
+bool RunScope::wants(const std::string& capture) const {
+  return captures.empty() || std::find(captures.begin(), captures.end(), capture) != captures.end();
+}
+
+}  // namespace modrec
