@@ -1,1 +1,91 @@
-int main() { return 0; }
+// modrec's entry point: flags, logging, and the mapping of every failure to one stderr line and
+// the exit code of the contract (docs: cli.md).
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "jobs/version.h"
+#include "util/error.h"
+#include "util/interrupt.h"
+
+namespace {
+
+struct Globals {
+  int verbose = 0;
+  bool quiet = false;
+  std::string log_format = "text";
+};
+
+void setup_logging(const Globals& g) {
+  auto logger = spdlog::stderr_color_mt("modrec");
+  spdlog::set_default_logger(logger);
+  if (g.log_format == "json")
+    spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%e","level":"%l","message":"%v"})");
+  else
+    spdlog::set_pattern("modrec: %l: %v");
+  spdlog::set_level(g.quiet           ? spdlog::level::err
+                    : g.verbose >= 2  ? spdlog::level::trace
+                    : g.verbose == 1  ? spdlog::level::debug
+                                      : spdlog::level::info);
+}
+
+int fail(const std::string& line, int code) {
+  std::cerr << line << std::endl;
+  return code;
+}
+
+// CLI11's messages are reworded into the contract's one-line form.
+int usage_error(const CLI::ParseError& e) {
+  return fail("modrec: error: " + std::string(e.what()) + ": see modrec --help",
+              static_cast<int>(modrec::Exit::usage));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"modrec: look inside TorchScript models: layer tables, recorded activations and "
+               "gradients, CI checks",
+               "modrec"};
+  app.set_version_flag("--version", modrec::version_line());
+  app.require_subcommand(1);
+  Globals g;
+  app.add_flag("-v,--verbose", g.verbose, "more logging on stderr (repeatable)");
+  app.add_flag("-q,--quiet", g.quiet, "errors only on stderr, no progress bar");
+  app.add_option("--log-format", g.log_format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--threads", modrec::cli::threads_flag(),
+                 "LibTorch intra-op threads (default: the number of cores)");
+  const std::vector<modrec::cli::Command> commands{modrec::cli::add_summary(app),
+                                                   modrec::cli::add_record(app, g.quiet),
+                                                   modrec::cli::add_check(app),
+                                                   modrec::cli::add_diff(app)};
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(e);
+  }
+  setup_logging(g);
+  try {
+    for (const auto& command : commands)
+      if (command.app->parsed()) return command.run();
+    return 0;
+  } catch (const modrec::Interrupted& e) {
+    return fail(e.line(), e.exit_status());
+  } catch (const modrec::Error& e) {
+    return fail(e.line(), static_cast<int>(e.code()));
+  } catch (const std::exception& e) {
+    return fail("modrec: error: internal error: " + modrec::first_line(e.what()) +
+                    ": please report this with the command line",
+                3);
+  }
+}

@@ -1,12 +1,10 @@
 #include "tensors/write_tensors.h"
 
-#include <cstdio>
-#include <fstream>
-
 #include <ATen/ATen.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include "tensors/npy.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -30,30 +28,17 @@ c10::IValue saveable(const c10::IValue& v, const std::string& path) {
     for (const auto& item : v.toListRef()) out.push_back(saveable(item, path));
     return out;
   }
+  if (v.isGenericDict() && v.toGenericDict().keyType()->kind() == c10::TypeKind::StringType) {
+    c10::impl::GenericDict out(c10::StringType::get(), c10::AnyType::get());
+    for (const auto& item : v.toGenericDict()) out.insert(item.key(), saveable(item.value(), path));
+    return out;
+  }
+  if (v.isNone()) return v;  // an argument or a gradient that is absent; torch.load gives None
   throw Error(Exit::write_failed, std::string("cannot save a ") + v.tagKind() + " as .pt", path,
-              "only tensors and tuples/lists of tensors are saved");
+              "only tensors, None and tuples/lists/str-keyed dicts of them are saved");
 }
 
 }  // namespace
-
-void write_file_atomic(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error(Exit::write_failed, "cannot write file", path,
-                  "check that the folder exists, is writable and the disk is not full");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error(Exit::write_failed, "cannot move the written file into place", path,
-                "check that the path is not a directory and the folder is writable");
-  }
-}
 
 void write_pt(const std::string& path, const c10::IValue& value) {
   std::vector<char> bytes = torch::jit::pickle_save(saveable(value, path));

@@ -1,0 +1,50 @@
+#include "cli_common.h"
+
+#include <cstdlib>
+
+#include "util/error.h"
+
+namespace modrec::cli {
+
+void ModelFlags::add(CLI::App& cmd, ModelOptions&) {
+  cmd.add_option("model", positional, "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
+  cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
+  cmd.add_option("--mode", mode, "eval or train (default eval, as torchinfo)")
+      ->check(CLI::IsMember({"eval", "train"}));
+}
+
+void ModelFlags::resolve(ModelOptions& options) const {
+  const char* env = std::getenv("MODREC_MODEL");
+  options.path = !positional.empty() ? positional : !flag.empty() ? flag : env ? env : "";
+  if (options.path.empty())
+    throw Error(Exit::usage, "no model given", "MODEL",
+                "pass a TorchScript file, e.g. modrec summary model.pt, or set MODREC_MODEL");
+  options.train = mode == "train";
+  options.threads = threads_flag();
+}
+
+void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
+  cmd.add_option("--input", inputs.files,
+                 "tensor file (torch.save of a tensor or tuple, or .npy); repeat per forward argument");
+  cmd.add_option("--input-size", inputs.sizes,
+                 "random input SHAPE[:DTYPE], e.g. 1x3x224x224 or 2x12:long; repeatable");
+  cmd.add_option("--seed", inputs.seed, "seed for --input-size (default 0)");
+  cmd.add_option("--high", inputs.high, "integer inputs are drawn from [0, HIGH) (default 2)");
+}
+
+void add_scope_flags(CLI::App& cmd, RunScope& scope) {
+  cmd.add_option("--layers", scope.layers,
+                 "comma list of selectors: 1-3, all, layer1.0.conv1, type:Conv2d, re:<regex>, "
+                 "depth:2 (default all)");
+  cmd.add_option("--captures", scope.captures,
+                 "any of input,output,grad_input,grad_output (default: every recorded capture)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"input", "output", "grad_input", "grad_output"}));
+}
+
+int& threads_flag() {
+  static int threads = 0;
+  return threads;
+}
+
+}  // namespace modrec::cli

@@ -1,0 +1,34 @@
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "jobs/check_job.h"
+
+namespace modrec::cli {
+
+// --layers and --captures, shared by check and diff.
+Command add_check(CLI::App& app) {
+  auto* cmd = app.add_subcommand("check", "check a recording's statistics against rules (exit 1 on a violation)");
+  cmd->footer(
+      "Examples:\n"
+      "  modrec check modrec-out\n"
+      "  modrec check modrec-out --max-abs 1e4 --min-std 1e-6 --captures grad_output\n"
+      "  modrec check modrec-out --layers type:ReLU --max-zero-fraction 0.9 --format markdown "
+      ">> $GITHUB_STEP_SUMMARY");
+  auto job = std::make_shared<CheckJob>();
+  auto& r = job->rules;
+  cmd->add_option("RUN_DIR", job->run_dir, "a directory written by modrec record")->required();
+  cmd->add_flag("--no-nan,!--allow-nan", r.no_nan, "a NaN value is a violation (default on)");
+  cmd->add_flag("--no-inf,!--allow-inf", r.no_inf, "a +/-Inf value is a violation (default on)");
+  cmd->add_option("--max-abs", r.max_abs, "violation when abs_max > X");
+  cmd->add_option("--max-std", r.max_std, "violation when std > X");
+  cmd->add_option("--min-std", r.min_std, "violation when std < X (a dead layer)");
+  cmd->add_option("--max-zero-fraction", r.max_zero_fraction,
+                  "violation when the fraction of zeros > F (dead ReLUs)");
+  add_scope_flags(*cmd, job->scope);
+  cmd->add_option("--format", job->format, "table, json or markdown (default table)")
+      ->check(CLI::IsMember({"table", "json", "markdown"}));
+  return {cmd, [job] { return run_check_job(*job, std::cout); }};
+}
+
+}  // namespace modrec::cli

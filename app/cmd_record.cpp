@@ -1,0 +1,52 @@
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "jobs/record_job.h"
+#include "progress.h"
+
+namespace modrec::cli {
+
+Command add_record(CLI::App& app, const bool& quiet) {
+  auto* cmd = app.add_subcommand(
+      "record", "run forward and backward, and write the chosen layers' tensors and statistics");
+  cmd->footer(
+      "Examples:\n"
+      "  modrec record model.pt --input x.pt --layers 1-3 --out run\n"
+      "  modrec record model.pt --input-size 8x3x224x224 --layers type:Conv2d --save none\n"
+      "  modrec record model.pt --input x.pt --layers all --capture input,output,grad_input \\\n"
+      "      --batch-size 4 --save npy --out run --force");
+  auto job = std::make_shared<RecordJob>();
+  auto model = std::make_shared<ModelFlags>();
+  model->add(*cmd, job->model);
+  add_input_flags(*cmd, job->inputs);
+  cmd->add_option("--layers", job->layers,
+                  "selectors, comma-separated: 1-3 (a summary --grad label), all, a module path, "
+                  "type:Conv2d, re:<regex on path>, depth:N")
+      ->required();
+  cmd->add_option("--capture", job->captures,
+                  "any of input,output,grad_input,grad_output (default output,grad_output)")
+      ->delimiter(',');
+  cmd->add_option("--loss", job->loss, "sum or mean of the first output (default sum)");
+  cmd->add_option("--grad", job->grad_file, "tensor file used as d(loss)/d(first output)");
+  cmd->add_flag("!--no-backward", job->backward, "forward only");
+  cmd->add_option("--save", job->save, "pt, npy or none (statistics only); default pt")
+      ->check(CLI::IsMember({"pt", "npy", "none"}));
+  cmd->add_option("--batch-size", job->batch_size, "split the input along dim 0 and stream it");
+  cmd->add_option("--reduce", job->reduce, "none, sum or mean over samples (default none)")
+      ->check(CLI::IsMember({"none", "sum", "mean"}));
+  cmd->add_option("--out", job->out, "output directory (default modrec-out)");
+  cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
+  auto format = std::make_shared<std::string>("text");
+  cmd->add_option("--format", *format, "text or json (json prints the manifest to stdout)")
+      ->check(CLI::IsMember({"text", "json"}));
+  return {cmd, [job, model, format, &quiet] {
+            model->resolve(job->model);
+            job->print_manifest = *format == "json";
+            job->progress = progress_bar(quiet);
+            run_record_job(*job, std::cout);
+            return 0;
+          }};
+}
+
+}  // namespace modrec::cli

@@ -1,0 +1,41 @@
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "jobs/summary_job.h"
+
+namespace modrec::cli {
+
+Command add_summary(CLI::App& app) {
+  auto* cmd = app.add_subcommand("summary", "torchinfo's layer table for a TorchScript model");
+  cmd->footer(
+      "Examples:\n"
+      "  modrec summary model.pt --input-size 1x3x224x224\n"
+      "  modrec summary model.pt --input x.pt --columns input_size,output_size,num_params,mult_adds\n"
+      "  modrec summary model.pt --input-size 2x12:long --format json | jq '.rows[].label'");
+  auto job = std::make_shared<SummaryJob>();
+  auto model = std::make_shared<ModelFlags>();
+  model->add(*cmd, job->model);
+  add_input_flags(*cmd, job->inputs);
+  auto& s = job->summary;
+  cmd->add_option("--depth", s.depth, "deepest nesting shown (default 3)");
+  cmd->add_option("--columns", s.columns,
+                  "any of input_size,output_size,num_params,params_percent,kernel_size,mult_adds,"
+                  "trainable")
+      ->delimiter(',');
+  cmd->add_option("--row-settings", s.row_settings,
+                  "any of depth,var_names,ascii_only,hide_recursive_layers (default depth)")
+      ->delimiter(',');
+  cmd->add_option("--col-width", s.col_width, "width of each column (default 25)");
+  cmd->add_flag("--params", s.verbose_params, "a row per parameter, like torchinfo's verbose=2");
+  cmd->add_flag("--grad", job->grad, "run the pass with autograd on (the calls record sees)");
+  cmd->add_option("--format", job->format, "table, json, csv or markdown (default table)")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  return {cmd, [job, model] {
+            model->resolve(job->model);
+            run_summary_job(*job, std::cout);
+            return 0;
+          }};
+}
+
+}  // namespace modrec::cli

@@ -1,0 +1,27 @@
+#include "instrument/instrumented_model.h"
+
+namespace modrec {
+
+InstrumentedModel::InstrumentedModel(torch::jit::Module module, InstrumentOptions options)
+    : module_(std::move(module)), index_(index_modules(module_)) {
+  instrument_calls(module_, options);
+}
+
+c10::IValue InstrumentedModel::forward(std::vector<c10::IValue> inputs, CallHooks& hooks) {
+  ActiveHooks active(index_.by_object, hooks);
+  hooks.enter(0, inputs);  // the root's call is no CallMethod in any graph
+  return hooks.leave(0, module_.forward(std::move(inputs)));
+}
+
+CallTrace InstrumentedModel::static_trace() const {
+  CallTrace trace;
+  trace.calls.push_back(Call{0, -1, {}, {}, false});
+  for (const auto& [path, parent] : static_calls(module_)) {
+    const int module = index_.tree.find(path);
+    if (module < 0) continue;
+    trace.calls.push_back(Call{module, parent + 1, {}, {}, false});
+  }
+  return trace;
+}
+
+}  // namespace modrec

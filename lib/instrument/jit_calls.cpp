@@ -1,0 +1,231 @@
+#include "instrument/jit_calls.h"
+
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/runtime/custom_operator.h>
+
+#include <regex>
+#include <unordered_set>
+
+namespace modrec {
+namespace {
+
+using torch::jit::Block;
+using torch::jit::Graph;
+using torch::jit::Node;
+using torch::jit::Stack;
+using torch::jit::Value;
+
+struct Session {
+  const std::unordered_map<const void*, int>* by_object;
+  CallHooks* hooks;
+};
+thread_local const Session* active = nullptr;
+
+int module_of(const c10::IValue& object) {
+  if (!active || !object.isObject()) return -1;
+  auto it = active->by_object->find(&object.toObjectRef());
+  return it == active->by_object->end() ? -1 : it->second;
+}
+
+// Vararg ops get their argument count pushed on top of the stack; the first argument is the
+// module object.
+std::vector<c10::IValue> pop_varargs(Stack& stack, int& module) {
+  const auto n = static_cast<size_t>(torch::jit::pop(stack).toInt());
+  std::vector<c10::IValue> values(std::make_move_iterator(stack.end() - n),
+                                  std::make_move_iterator(stack.end()));
+  torch::jit::drop(stack, n);
+  module = module_of(values.front());
+  values.erase(values.begin());
+  return values;
+}
+
+void enter_op(Stack& stack) {
+  int module = -1;
+  auto args = pop_varargs(stack, module);
+  if (module >= 0) active->hooks->enter(module, args);
+}
+
+void leave_op(Stack& stack) {
+  c10::IValue output = torch::jit::pop(stack);
+  const int module = module_of(torch::jit::pop(stack));
+  torch::jit::push(stack, module >= 0 ? active->hooks->leave(module, output) : output);
+}
+
+void route_op(Stack& stack) {
+  const auto argno = static_cast<size_t>(torch::jit::pop(stack).toInt());
+  at::Tensor x = torch::jit::pop(stack).toTensor();
+  const int module = module_of(torch::jit::pop(stack));
+  torch::jit::push(stack, module >= 0 ? active->hooks->route(module, argno, x) : x);
+}
+
+// CONSERVATIVE alias analysis marks the ops as side-effecting, so dead-code elimination and the
+// executor's optimizations keep them where they were put (FROM_SCHEMA ops get removed).
+const auto kConservative = c10::AliasAnalysisKind::CONSERVATIVE;
+torch::jit::RegisterOperators registry({
+    torch::jit::Operator("modrec::enter(Any mod, ...) -> ()", enter_op, kConservative),
+    torch::jit::Operator("modrec::leave(Any mod, Any out) -> Any", leave_op, kConservative),
+    torch::jit::Operator("modrec::route(Any mod, Tensor x, int argno) -> Tensor", route_op,
+                         kConservative),
+});
+
+const c10::Symbol kEnter = c10::Symbol::fromQualString("modrec::enter");
+const c10::Symbol kLeave = c10::Symbol::fromQualString("modrec::leave");
+const c10::Symbol kRoute = c10::Symbol::fromQualString("modrec::route");
+
+// forward, forwardN (a traced module called again), forward__N (@overload, e.g. nn.LSTM).
+bool is_forward(const std::string& method) {
+  static const std::regex pattern("forward(\\d+|__\\d+)?");
+  return std::regex_match(method, pattern);
+}
+
+bool is_module(const Value* v) {
+  auto cls = v->type()->cast<c10::ClassType>();
+  return cls && cls->is_module();
+}
+
+// A module call, as Python would see one: forward* on a module other than the graph's own self.
+bool is_submodule_call(const Node* node, const Value* self) {
+  return node->kind() == c10::prim::CallMethod && node->input(0) != self &&
+         is_module(node->input(0)) && is_forward(node->s(c10::attr::name));
+}
+
+void route_args(Graph& graph, Node* call) {
+  for (size_t i = 1; i < call->inputs().size(); ++i) {
+    Value* arg = call->input(i);
+    if (!arg->type()->isSubtypeOf(*c10::TensorType::get())) continue;
+    Node* route = graph.create(kRoute, {call->input(0), arg, graph.insertConstant(int64_t(i - 1))});
+    route->output()->setType(arg->type());
+    route->insertBefore(call);
+    call->replaceInput(i, route->output());
+  }
+}
+
+// enter(mod, args…); [route(mod, arg) per Tensor argument]; call; leave(mod, result), whose output
+// replaces the result for everything after it. enter comes first so that each route is
+// attributed to the call just entered.
+void bracket(Graph& graph, Node* call, const InstrumentOptions& options) {
+  torch::jit::WithInsertPoint guard(call);
+  graph.create(kEnter, call->inputs(), 0)->insertBefore(call);
+  if (options.route_tensor_args) route_args(graph, call);
+  Node* leave = graph.create(kLeave, {call->input(0), call->output()});
+  leave->output()->setType(call->output()->type());
+  leave->insertAfter(call);
+  call->output()->replaceAllUsesAfterNodeWith(leave, leave->output());
+}
+
+void instrument_block(Graph& graph, Block* block, const Value* self,
+                      const InstrumentOptions& options) {
+  std::vector<Node*> calls;
+  for (Node* node : block->nodes()) {
+    for (Block* sub : node->blocks()) instrument_block(graph, sub, self, options);
+    if (is_submodule_call(node, self)) calls.push_back(node);
+  }
+  for (Node* call : calls) bracket(graph, call, options);
+}
+
+bool already_instrumented(const Block* block) {
+  for (const Node* node : block->nodes()) {
+    if (node->kind() == kEnter) return true;
+    for (const Block* sub : node->blocks())
+      if (already_instrumented(sub)) return true;
+  }
+  return false;
+}
+
+std::shared_ptr<Graph> graph_of(torch::jit::Function* fn) {
+  auto* graph_fn = torch::jit::tryToGraphFunction(*fn);
+  return graph_fn ? graph_fn->graph() : nullptr;
+}
+
+// Static walk: follow GetAttr chains from self to name the callee instance.
+class StaticWalker {
+ public:
+  explicit StaticWalker(const torch::jit::Module& root) : root_(root) {}
+
+  std::vector<std::pair<std::string, int>> walk() {
+    if (auto graph = graph_of(&root_.get_method("forward").function()))
+      walk_block(graph->block(), graph->inputs()[0], "", -1, 0);
+    return calls_;
+  }
+
+ private:
+  void walk_block(const Block* block, const Value* self, const std::string& path, int parent,
+                  int guard) {
+    if (guard > 64) return;  // recursion through self-calls cannot be unbounded in TorchScript
+    for (const Node* node : block->nodes()) {
+      for (const Block* sub : node->blocks()) walk_block(sub, self, path, parent, guard);
+      if (node->kind() != c10::prim::CallMethod || !is_module(node->input(0))) continue;
+      const std::string method = node->s(c10::attr::name);
+      if (node->input(0) == self) {  // helper method on self (_forward_impl): same module
+        descend(path, method, parent, guard);
+      } else if (is_forward(method)) {
+        auto callee = resolve(node->input(0), self, path);
+        if (!callee) continue;
+        calls_.emplace_back(*callee, parent);
+        descend(*callee, method, static_cast<int>(calls_.size()) - 1, guard);
+      }
+    }
+  }
+
+  void descend(const std::string& path, const std::string& method, int parent, int guard) {
+    auto module = find(path);
+    if (!module) return;
+    auto fn = module->type()->findMethod(method);
+    if (auto graph = fn ? graph_of(fn) : nullptr)
+      walk_block(graph->block(), graph->inputs()[0], path, parent, guard + 1);
+  }
+
+  c10::optional<std::string> resolve(const Value* v, const Value* self, const std::string& path) {
+    std::vector<std::string> names;
+    while (v != self) {
+      const Node* node = v->node();
+      if (node->kind() != c10::prim::GetAttr) return c10::nullopt;
+      names.push_back(node->s(c10::attr::name));
+      v = node->input(0);
+    }
+    std::string out = path;
+    for (auto it = names.rbegin(); it != names.rend(); ++it) out += (out.empty() ? "" : ".") + *it;
+    return out;
+  }
+
+  c10::optional<torch::jit::Module> find(const std::string& path) {
+    for (const auto& named : root_.named_modules())
+      if (named.name == path) return named.value;
+    return c10::nullopt;
+  }
+
+  const torch::jit::Module& root_;
+  std::vector<std::pair<std::string, int>> calls_;
+};
+
+}  // namespace
+
+void instrument_calls(const torch::jit::Module& root, const InstrumentOptions& options) {
+  std::unordered_set<const c10::ClassType*> seen;
+  for (const auto& named : root.named_modules()) {
+    const auto type = named.value.type();
+    if (!seen.insert(type.get()).second) continue;
+    for (torch::jit::Function* fn : type->methods()) {
+      auto graph = graph_of(fn);
+      if (!graph || already_instrumented(graph->block())) continue;
+      instrument_block(*graph, graph->block(), graph->inputs()[0], options);
+    }
+  }
+}
+
+std::vector<std::pair<std::string, int>> static_calls(const torch::jit::Module& root) {
+  return StaticWalker(root).walk();
+}
+
+ActiveHooks::ActiveHooks(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks)
+    : previous_(active) {
+  active = new Session{&by_object, &hooks};
+}
+
+ActiveHooks::~ActiveHooks() {
+  delete active;
+  active = static_cast<const Session*>(previous_);
+}
+
+}  // namespace modrec

@@ -1,0 +1,40 @@
+// Every use of LibTorch's JIT internals (graph IR, custom operators) lives behind this header and
+// jit_calls.cpp, so that porting modrec to another LibTorch version is a change in one file.
+#pragma once
+#include <torch/script.h>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "instrument/call_hooks.h"
+
+namespace modrec {
+
+struct InstrumentOptions {
+  bool route_tensor_args = false;  // insert modrec::route before each Tensor argument of a call
+};
+
+// Rewrites every method graph of every module class under `root` so that each submodule call
+// `forward*` is bracketed by modrec::enter/leave ops. Must run before the first forward: the
+// graph executor caches optimized plans on the first call and would never see the ops.
+void instrument_calls(const torch::jit::Module& root, const InstrumentOptions& options);
+
+// The submodule calls of root.forward in static graph order (loop bodies once, both branches of
+// an if), as (module path, index of the enclosing call in this list or -1).
+std::vector<std::pair<std::string, int>> static_calls(const torch::jit::Module& root);
+
+// While alive, the instrumentation ops on this thread report to `hooks`, mapping module objects
+// to indices with `by_object`.
+class ActiveHooks {
+ public:
+  ActiveHooks(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks);
+  ~ActiveHooks();
+  ActiveHooks(const ActiveHooks&) = delete;
+  ActiveHooks& operator=(const ActiveHooks&) = delete;
+
+ private:
+  const void* previous_;
+};
+
+}  // namespace modrec

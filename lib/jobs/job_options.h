@@ -1,0 +1,25 @@
+// Options shared by every job that runs a model, as plain data (torch-free: the CLI fills these).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace modrec {
+
+struct ModelOptions {
+  std::string path;
+  bool train = false;          // --mode train
+  std::string device = "cpu";  // --device
+  int threads = 0;             // --threads; 0: the number of cores
+};
+
+struct InputOptions {
+  std::vector<std::string> files;  // --input, in forward argument order
+  std::vector<std::string> sizes;  // --input-size SHAPE[:DTYPE]
+  uint64_t seed = 0;               // --seed
+  int64_t high = 2;                // --high: integer inputs are drawn from [0, high)
+
+  bool given() const { return !files.empty() || !sizes.empty(); }
+};
+
+}  // namespace modrec

@@ -1,0 +1,284 @@
+#include "jobs/record_job.h"
+
+#include <ATen/ATen.h>
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+
+#include "check/layer_match.h"
+#include "jobs/session.h"
+#include "jobs/version.h"
+#include "record/recorder.h"
+#include "record/run_files.h"
+#include "run/forward.h"
+#include "run/value_meta.h"
+#include "summary/summary.h"
+#include "tensors/dtype.h"
+#include "tensors/read_inputs.h"
+#include "tensors/write_tensors.h"
+#include "util/atomic_dir.h"
+#include "util/atomic_file.h"
+#include "util/sha256.h"
+
+namespace modrec {
+namespace {
+
+CaptureSet captures_of(const RecordJob& job) {
+  if (job.captures.empty())
+    return CaptureSet::parse(job.backward ? std::vector<std::string>{"output", "grad_output"}
+                                          : std::vector<std::string>{"output"});
+  CaptureSet set = CaptureSet::parse(job.captures);
+  if (set.any_grad() && !job.backward)
+    throw Error(Exit::usage, "gradients cannot be captured without a backward pass",
+                "--no-backward", "drop --no-backward or capture only input,output");
+  return set;
+}
+
+SaveFormat save_of(const std::string& save) {
+  if (save == "pt") return SaveFormat::pt;
+  if (save == "npy") return SaveFormat::npy;
+  if (save == "none") return SaveFormat::none;
+  throw Error(Exit::usage, "unknown save format '" + save + "'", "--save", "use pt, npy or none");
+}
+
+Reduce reduce_of(const std::string& reduce) {
+  if (reduce == "none") return Reduce::none;
+  if (reduce == "sum") return Reduce::sum;
+  if (reduce == "mean") return Reduce::mean;
+  throw Error(Exit::usage, "unknown reduction '" + reduce + "'", "--reduce", "use sum or mean");
+}
+
+void check_options(const RecordJob& job) {
+  if (job.loss != "sum" && job.loss != "mean")
+    throw Error(Exit::usage, "unknown loss '" + job.loss + "'", "--loss", "use sum or mean");
+  if (!job.grad_file.empty() && !job.backward)
+    throw Error(Exit::usage, "--grad needs a backward pass", "--grad", "drop --no-backward");
+  if (!job.inputs.given())
+    throw Error(Exit::usage, "record needs an input", "--input",
+                "give --input FILE or --input-size SHAPE");
+  if (job.batch_size < 0)
+    throw Error(Exit::usage, "batch size must be positive", "--batch-size", "use e.g. 8");
+}
+
+// Splits every input along dim 0 into batches of `size` (0: one batch).
+std::vector<std::vector<c10::IValue>> batches_of(const std::vector<c10::IValue>& inputs,
+                                                 int64_t size) {
+  if (size == 0) return {inputs};
+  int64_t n = -1;
+  for (const auto& v : inputs) {
+    const at::Tensor& t = v.toTensor();
+    if (t.dim() == 0 || (n >= 0 && t.size(0) != n))
+      throw Error(Exit::usage, "inputs must share their first dimension to be batched",
+                  "--batch-size", "drop --batch-size or give inputs with equal dim 0");
+    n = t.size(0);
+  }
+  std::vector<std::vector<c10::IValue>> out;
+  for (int64_t start = 0; start < n; start += size) {
+    std::vector<c10::IValue> batch;
+    for (const auto& v : inputs) batch.emplace_back(v.toTensor().narrow(0, start, std::min(size, n - start)));
+    out.push_back(std::move(batch));
+  }
+  return out;
+}
+
+std::vector<std::string> labels_of(const ModuleTree& tree, const CallTrace& trace) {
+  return call_labels(summarize(tree, trace, 0), trace.calls.size());
+}
+
+// Whether a call is recorded, asked as it starts. A label selector needs the call's label, which
+// depends only on the calls before it: computed from the trace so far, and only for calls at the
+// depth of some label selector.
+class CallSelector {
+ public:
+  CallSelector(const LayerMatcher& matcher, const ModuleTree& tree, const TraceCollector& trace)
+      : matcher_(matcher), tree_(tree), trace_(trace) {}
+
+  bool operator()(int call) const {
+    const Module& m = tree_.modules[trace_.trace().calls[call].module];
+    std::string label = std::to_string(m.depth) + "-0";  // matches no label selector
+    if (matcher_.needs_label(m.depth)) label = labels_of(tree_, trace_.trace())[call];
+    return matcher_.matches({label, m.path, m.type});
+  }
+
+ private:
+  const LayerMatcher& matcher_;
+  const ModuleTree& tree_;
+  const TraceCollector& trace_;
+};
+
+std::vector<LayerRef> layer_refs(const ModuleTree& tree, const CallTrace& trace,
+                                 const std::vector<std::string>& labels) {
+  std::vector<LayerRef> refs;
+  for (size_t i = 0; i < trace.calls.size(); ++i) {
+    const Module& m = tree.modules[trace.calls[i].module];
+    refs.push_back({labels[i], m.path, m.type});
+  }
+  return refs;
+}
+
+// Which call of its module instance each call is, from 1.
+std::vector<int> call_numbers(const CallTrace& trace) {
+  std::map<int, int> seen;
+  std::vector<int> out;
+  for (const auto& c : trace.calls) out.push_back(++seen[c.module]);
+  return out;
+}
+
+at::Tensor first_output(const c10::IValue& output) {
+  std::vector<at::Tensor> tensors;
+  flatten_tensors(output, tensors);
+  if (tensors.empty())
+    throw Error(Exit::model_failed, "the model returned no tensor", "backward",
+                "use --no-backward");
+  return tensors[0];
+}
+
+void backward(const c10::IValue& output, const RecordJob& job, const at::Tensor& seed) {
+  at::Tensor out = first_output(output);
+  if (!out.requires_grad())
+    throw Error(Exit::model_failed, "the model's first output does not require grad", "backward",
+                "use --no-backward, or a model with parameters or float inputs");
+  if (seed.defined()) {
+    if (seed.sizes() != out.sizes())
+      throw Error(Exit::bad_input, "gradient shape " + c10::str(seed.sizes()) +
+                                       " differs from the first output's " + c10::str(out.sizes()),
+                  job.grad_file, "save a gradient of the first output's shape");
+    out.backward(seed.to(out.dtype()));
+  } else {
+    (job.loss == "mean" ? out.mean() : out.sum()).backward();
+  }
+}
+
+class Recording {
+ public:
+  Recording(const RecordJob& job, Session& session)
+      : job_(job), session_(session), captures_(captures_of(job)), matcher_(job.layers),
+        save_(save_of(job.save)), reduce_(reduce_of(job.reduce)) {}
+
+  void run_batch(const std::vector<c10::IValue>& batch, const at::Tensor& seed) {
+    TraceCollector trace;
+    CallSelector select(matcher_, session_.model.tree(), trace);
+    Recorder recorder(captures_, select, trace);
+    c10::IValue output = run_forward(session_.model, batch, {true}, recorder, trace);
+    const auto labels = labels_of(session_.model.tree(), trace.trace());
+    if (!validated_) {
+      matcher_.select(layer_refs(session_.model.tree(), trace.trace(), labels));
+      validated_ = true;
+    }
+    if (job_.backward) backward(output, job_, seed);
+    collect(recorder, trace.trace(), labels);
+    ++batches_;
+  }
+
+  void write(const std::string& dir, std::ostream& out) {
+    write_tensor_files(dir, layers_);
+    write_file_atomic(dir + "/stats.json", stats_json(layers_).dump(1) + "\n");
+    write_file_atomic(dir + "/stats.csv", stats_csv(layers_));
+    const std::string manifest = manifest_json().dump(2) + "\n";
+    write_file_atomic(dir + "/manifest.json", manifest);
+    if (job_.print_manifest) out << manifest;
+  }
+
+ private:
+  void collect(Recorder& recorder, const CallTrace& trace, const std::vector<std::string>& labels) {
+    const auto numbers = call_numbers(trace);
+    for (const CapturedCall& c : recorder.captured()) {
+      LayerRecording& layer = layer_for(labels[c.call], c.module, numbers[c.call]);
+      for (Capture capture : captures_.list()) layer.sink(capture).add(captured_value(c, capture));
+    }
+  }
+
+  LayerRecording& layer_for(const std::string& label, int module, int number) {
+    auto it = by_label_.find(label);
+    if (it != by_label_.end()) return layers_[it->second];
+    const Module& m = session_.model.tree().modules[module];
+    LayerRecording layer{label, m.path, m.type, number, {}};
+    for (Capture capture : captures_.list())
+      layer.captures.push_back({capture, CaptureSink(save_, reduce_), {}});
+    by_label_[label] = layers_.size();
+    layers_.push_back(std::move(layer));
+    return layers_.back();
+  }
+
+  nlohmann::json manifest_json() const {
+    nlohmann::json tensors = nlohmann::json::array();
+    for (const auto& v : session_.inputs)
+      tensors.push_back({{"shape", v.toTensor().sizes().vec()},
+                         {"dtype", dtype_name(v.toTensor().scalar_type())}});
+    const nlohmann::json inputs = {{"files", job_.inputs.files},
+                                   {"sizes", job_.inputs.sizes},
+                                   {"seed", job_.inputs.seed},
+                                   {"tensors", tensors}};
+    return {{"modrec_version", modrec_version()},
+            {"libtorch_version", libtorch_version()},
+            {"model", {{"path", job_.model.path}, {"sha256", sha256_file(job_.model.path)}}},
+            {"inputs", inputs},
+            {"options",
+             {{"layers", job_.layers}, {"capture", capture_names()}, {"loss", job_.loss},
+              {"grad_file", job_.grad_file.empty() ? nlohmann::json() : nlohmann::json(job_.grad_file)},
+              {"backward", job_.backward}, {"save", job_.save},
+              {"batch_size", job_.batch_size ? nlohmann::json(job_.batch_size) : nlohmann::json()},
+              {"reduce", job_.reduce == "none" ? nlohmann::json() : nlohmann::json(job_.reduce)},
+              {"mode", job_.model.train ? "train" : "eval"}}},
+            {"batches", batches_},
+            {"samples", samples()},
+            {"layers", manifest_layers(layers_)}};
+  }
+
+  std::vector<std::string> capture_names() const {
+    std::vector<std::string> out;
+    for (Capture c : captures_.list()) out.push_back(capture_name(c));
+    return out;
+  }
+
+  int64_t samples() const {
+    const at::Tensor& t = session_.inputs.at(0).toTensor();
+    return t.dim() ? t.size(0) : 1;
+  }
+
+  const RecordJob& job_;
+  Session& session_;
+  CaptureSet captures_;
+  LayerMatcher matcher_;
+  SaveFormat save_;
+  Reduce reduce_;
+  bool validated_ = false;
+  int batches_ = 0;
+  std::vector<LayerRecording> layers_;
+  std::map<std::string, size_t> by_label_;
+};
+
+at::Tensor gradient_seed(const RecordJob& job) {
+  if (job.grad_file.empty()) return {};
+  auto tensors = read_inputs(job.grad_file);
+  if (tensors.size() != 1)
+    throw Error(Exit::bad_input, "expected one tensor", job.grad_file,
+                "save the gradient of the first output with torch.save(t, FILE)");
+  return tensors[0];
+}
+
+}  // namespace
+
+void run_record_job(const RecordJob& job, std::ostream& out) {
+  check_options(job);
+  const at::Tensor seed = gradient_seed(job);
+  AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
+  InterruptGuard interrupts;
+  Session session = open_session(job.model, job.inputs, {captures_of(job).grad_input});
+  Recording recording(job, session);
+  const auto batches = batches_of(session.inputs, job.batch_size);
+  if (seed.defined() && batches.size() > 1)
+    throw Error(Exit::usage, "--grad cannot be combined with --batch-size", "--grad",
+                "record the whole input as one batch");
+  for (size_t i = 0; i < batches.size(); ++i) {
+    throw_if_interrupted();
+    recording.run_batch(batches[i], seed);
+    if (job.progress) job.progress(static_cast<int>(i + 1), static_cast<int>(batches.size()));
+  }
+  throw_if_interrupted();
+  recording.write(dir.path(), out);
+  dir.commit();
+  spdlog::info("recorded into {}", job.out);
+}
+
+}  // namespace modrec

@@ -1,0 +1,41 @@
+#include "jobs/summary_job.h"
+
+#include <spdlog/spdlog.h>
+
+#include "jobs/session.h"
+#include "run/forward.h"
+#include "summary/exports.h"
+#include "summary/rows.h"
+#include "summary/table.h"
+#include "util/error.h"
+
+namespace modrec {
+namespace {
+
+void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job,
+           std::ostream& out) {
+  if (job.format == "table") out << format_table(summary, tree, job.summary);
+  else if (job.format == "json") out << to_json(summary, tree, job.summary).dump(2) << "\n";
+  else if (job.format == "csv") out << format_csv(summary, tree, job.summary);
+  else if (job.format == "markdown") out << format_markdown(summary, tree, job.summary);
+  else
+    throw Error(Exit::usage, "unknown format '" + job.format + "'", "--format",
+                "use table, json, csv or markdown");
+}
+
+}  // namespace
+
+void run_summary_job(const SummaryJob& job, std::ostream& out) {
+  validate(job.summary);
+  Session session = open_session(job.model, job.inputs);
+  const ModuleTree& tree = session.model.tree();
+  if (tree.modules.size() == 1)
+    spdlog::warn("{} has no submodules (a frozen or fully inlined model): only the root row exists",
+                 job.model.path);
+  CallTrace trace = job.inputs.given()
+                        ? trace_forward(session.model, session.inputs, {job.grad})
+                        : session.model.static_trace();
+  write(summarize(tree, trace, session.input_bytes), tree, job, out);
+}
+
+}  // namespace modrec

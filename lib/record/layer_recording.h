@@ -1,0 +1,27 @@
+// One recorded layer call (a label) with its captures, accumulated over every batch.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "record/capture_sink.h"
+#include "record/captures.h"
+
+namespace modrec {
+
+struct CaptureRecording {
+  Capture capture;
+  CaptureSink sink;
+  std::vector<std::string> files;  // relative to the run directory, once written
+};
+
+struct LayerRecording {
+  std::string label;
+  std::string path;
+  std::string type;
+  int call = 1;  // which call of this module instance, from 1
+  std::vector<CaptureRecording> captures;
+
+  CaptureSink& sink(Capture capture);
+};
+
+}  // namespace modrec

@@ -1,0 +1,110 @@
+#include "record/run_files.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include "stats/stats_csv.h"
+#include "util/error.h"
+
+namespace modrec {
+namespace {
+
+template <class Fn>
+void for_each_tensor(const std::vector<LayerRecording>& layers, Fn&& fn) {
+  for (const auto& layer : layers)
+    for (const auto& c : layer.captures)
+      for (size_t i = 0; i < c.sink.num_tensors(); ++i) fn(layer, c, i);
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string out;
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? "x" : "") + std::to_string(shape[i]);
+  return out;
+}
+
+// CSV cells never hold commas or quotes except module paths and types, which may in theory.
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+CaptureSink& LayerRecording::sink(Capture capture) {
+  for (auto& c : captures)
+    if (c.capture == capture) return c.sink;
+  throw Error(Exit::usage, "capture not recorded", label);
+}
+
+void write_tensor_files(const std::string& dir, std::vector<LayerRecording>& layers) {
+  for (auto& layer : layers) {
+    const std::string sub = "tensors/" + layer.label;
+    std::error_code ec;
+    std::filesystem::create_directories(dir + "/" + sub, ec);
+    if (ec)
+      throw Error(Exit::write_failed, "cannot create directory: " + ec.message(), dir + "/" + sub,
+                  "check permissions and free space");
+    for (auto& c : layer.captures)
+      for (const auto& name : c.sink.write(dir + "/" + sub, capture_name(c.capture)))
+        c.files.push_back(sub + "/" + name);
+  }
+}
+
+nlohmann::json stats_json(const std::vector<LayerRecording>& layers) {
+  nlohmann::json out = {{"layers", nlohmann::json::array()}};
+  for (const auto& layer : layers) {
+    nlohmann::json captures = nlohmann::json::object();
+    for (const auto& c : layer.captures) {
+      nlohmann::json tensors = nlohmann::json::array();
+      for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
+        nlohmann::json t = c.sink.stats(i).to_json();
+        t["tensor"] = i;
+        t["shape"] = c.sink.shape(i);
+        t["dtype"] = c.sink.dtype(i);
+        tensors.push_back(std::move(t));
+      }
+      captures[capture_name(c.capture)] = std::move(tensors);
+    }
+    out["layers"].push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
+                             {"call", layer.call}, {"captures", std::move(captures)}});
+  }
+  return out;
+}
+
+std::string stats_csv(const std::vector<LayerRecording>& layers) {
+  std::ostringstream out;
+  out << "label,path,type,call,capture,tensor,shape,dtype";
+  for (const auto& h : stats_csv_header()) out << "," << h;
+  out << "\n";
+  for_each_tensor(layers, [&](const LayerRecording& layer, const CaptureRecording& c, size_t i) {
+    out << layer.label << "," << csv_cell(layer.path) << "," << csv_cell(layer.type) << ","
+        << layer.call << "," << capture_name(c.capture) << "," << i << ","
+        << shape_text(c.sink.shape(i)) << "," << c.sink.dtype(i);
+    for (const auto& cell : stats_csv_cells(c.sink.stats(i))) out << "," << cell;
+    out << "\n";
+  });
+  return out.str();
+}
+
+nlohmann::json manifest_layers(const std::vector<LayerRecording>& layers) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& layer : layers) {
+    nlohmann::json captures = nlohmann::json::object();
+    for (const auto& c : layer.captures) {
+      nlohmann::json shapes = nlohmann::json::array(), dtypes = nlohmann::json::array();
+      for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
+        shapes.push_back(c.sink.shape(i));
+        dtypes.push_back(c.sink.dtype(i));
+      }
+      captures[capture_name(c.capture)] = {
+          {"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};
+    }
+    out.push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
+                   {"call", layer.call}, {"captures", std::move(captures)}});
+  }
+  return out;
+}
+
+}  // namespace modrec

@@ -1,0 +1,72 @@
+#include "run/forward.h"
+
+#include <torch/csrc/autograd/grad_mode.h>
+
+#include "summary/summary.h"
+#include "util/error.h"
+
+namespace modrec {
+namespace {
+
+// Forwards every call to two hooks: the caller's, and the trace that locates failures.
+class Tee : public CallHooks {
+ public:
+  Tee(CallHooks& a, TraceCollector& trace) : a_(a), trace_(trace) {}
+  void enter(int m, const std::vector<c10::IValue>& args) override {
+    trace_.enter(m, args);
+    a_.enter(m, args);
+  }
+  c10::IValue leave(int m, const c10::IValue& out) override {
+    trace_.leave(m, out);
+    return a_.leave(m, out);
+  }
+  at::Tensor route(int m, size_t argno, const at::Tensor& x) override {
+    return a_.route(m, argno, x);
+  }
+
+ private:
+  CallHooks& a_;
+  TraceCollector& trace_;
+};
+
+std::string failing_call(const InstrumentedModel& model, const TraceCollector& trace) {
+  const int call = trace.open_call();
+  if (call < 0) return "model forward";
+  const Module& module = model.tree().modules[trace.trace().calls[call].module];
+  auto labels = call_labels(summarize(model.tree(), trace.trace(), 0), trace.trace().calls.size());
+  std::string where = module.path.empty() ? module.type : labels[call] + " " + module.path;
+  return "while running " + where + " (" + module.type + ")";
+}
+
+c10::IValue forward_with(InstrumentedModel& model, std::vector<c10::IValue> inputs,
+                         const RunOptions& options, CallHooks& hooks, TraceCollector& trace) {
+  torch::AutoGradMode grad_mode(options.grad);
+  try {
+    return model.forward(std::move(inputs), hooks);
+  } catch (const Error&) {
+    throw;
+  } catch (const c10::Error& e) {
+    throw Error(Exit::model_failed, first_line(e.what_without_backtrace()),
+                failing_call(model, trace), "check the input's shape and dtype against the model");
+  } catch (const std::exception& e) {
+    throw Error(Exit::model_failed, first_line(e.what()), failing_call(model, trace),
+                "check the input's shape and dtype against the model");
+  }
+}
+
+}  // namespace
+
+c10::IValue run_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,
+                        const RunOptions& options, CallHooks& hooks, TraceCollector& trace) {
+  Tee tee(hooks, trace);
+  return forward_with(model, std::move(inputs), options, tee, trace);
+}
+
+CallTrace trace_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,
+                        const RunOptions& options) {
+  TraceCollector trace;
+  forward_with(model, std::move(inputs), options, trace, trace);
+  return trace.take();
+}
+
+}  // namespace modrec

@@ -1,0 +1,134 @@
+#include "run/value_meta.h"
+
+#include "tensors/dtype.h"
+
+namespace modrec {
+namespace {
+
+struct Size {
+  Shape shape;
+  int64_t elem_bytes = 0;
+};
+
+Size of_tensor(const at::Tensor& t) {
+  return {t.sizes().vec(), static_cast<int64_t>(t.element_size())};
+}
+
+// torchinfo's nested_list_size(): first element of sequences, first value of dicts.
+Size nested_size(const c10::IValue& v) {
+  if (v.isTensor()) return of_tensor(v.toTensor());
+  if (v.isTuple()) {
+    const auto& e = v.toTupleRef().elements();
+    return e.empty() ? Size{} : nested_size(e[0]);
+  }
+  if (v.isList()) {
+    auto list = v.toListRef();
+    return list.empty() ? Size{} : nested_size(list[0]);
+  }
+  if (v.isGenericDict()) {
+    auto dict = v.toGenericDict();
+    return dict.empty() ? Size{} : nested_size(dict.begin()->value());
+  }
+  return {};
+}
+
+// torchinfo's calculate_size() on a tuple/list: a leading tensor is taken as is, else nested.
+Size sequence_size(const std::vector<c10::IValue>& items) {
+  if (items.empty()) return {};
+  if (items[0].isTensor()) return of_tensor(items[0].toTensor());
+  return nested_size(items[0]);
+}
+
+// calculate_size() on a dict takes its last value.
+Size value_size(const c10::IValue& v) {
+  if (v.isNone()) return {};
+  if (v.isTensor()) return of_tensor(v.toTensor());
+  if (v.isGenericDict()) {
+    c10::IValue last;
+    for (const auto& item : v.toGenericDict()) last = item.value();
+    return nested_size(last);
+  }
+  if (v.isTuple()) {
+    const auto& e = v.toTupleRef().elements();
+    return sequence_size(std::vector<c10::IValue>(e.begin(), e.end()));
+  }
+  if (v.isList()) return sequence_size(v.toListRef().vec());
+  return {};
+}
+
+ValueMeta make_meta(const Size& size, const std::vector<c10::IValue>& values) {
+  ValueMeta meta{size.shape, size.elem_bytes, {}};
+  std::vector<at::Tensor> tensors;
+  for (const auto& v : values) flatten_tensors(v, tensors);
+  for (const auto& t : tensors)
+    meta.tensors.push_back(
+        {t.sizes().vec(), dtype_name(t.scalar_type()), static_cast<int64_t>(t.element_size())});
+  return meta;
+}
+
+c10::IValue rebuild(const c10::IValue& shape, const std::vector<at::Tensor>& tensors,
+                    size_t& next) {
+  if (shape.isTensor()) {
+    const at::Tensor& t = tensors.at(next++);
+    return t.defined() ? c10::IValue(t) : c10::IValue();
+  }
+  std::vector<c10::IValue> items;
+  if (shape.isTuple())
+    for (const auto& e : shape.toTupleRef().elements()) items.push_back(rebuild(e, tensors, next));
+  else if (shape.isList())
+    for (const auto& e : shape.toListRef()) items.push_back(rebuild(e, tensors, next));
+  else if (shape.isGenericDict())
+    for (const auto& item : shape.toGenericDict()) items.push_back(rebuild(item.value(), tensors, next));
+  else
+    return shape;
+  return c10::ivalue::Tuple::create(std::move(items));
+}
+
+}  // namespace
+
+c10::IValue map_tensors(const c10::IValue& v,
+                        const std::function<at::Tensor(const at::Tensor&)>& fn) {
+  if (v.isTensor()) return fn(v.toTensor());
+  if (v.isTuple()) {
+    std::vector<c10::IValue> items;
+    for (const auto& e : v.toTupleRef().elements()) items.push_back(map_tensors(e, fn));
+    return c10::ivalue::Tuple::create(std::move(items));
+  }
+  if (v.isList()) {
+    c10::impl::GenericList list(v.toList().elementType());
+    for (const auto& e : v.toListRef()) list.push_back(map_tensors(e, fn));
+    return list;
+  }
+  if (v.isGenericDict()) {
+    auto src = v.toGenericDict();
+    c10::impl::GenericDict dict(src.keyType(), src.valueType());
+    for (const auto& item : src) dict.insert(item.key(), map_tensors(item.value(), fn));
+    return dict;
+  }
+  return v;
+}
+
+c10::IValue rebuild_tensors(const c10::IValue& shape, const std::vector<at::Tensor>& tensors) {
+  size_t next = 0;
+  return rebuild(shape, tensors, next);
+}
+
+void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out) {
+  if (value.isTensor()) {
+    out.push_back(value.toTensor());
+  } else if (value.isTuple()) {
+    for (const auto& e : value.toTupleRef().elements()) flatten_tensors(e, out);
+  } else if (value.isList()) {
+    for (const auto& e : value.toListRef()) flatten_tensors(e, out);
+  } else if (value.isGenericDict()) {
+    for (const auto& item : value.toGenericDict()) flatten_tensors(item.value(), out);
+  }
+}
+
+ValueMeta args_meta(const std::vector<c10::IValue>& args) {
+  return make_meta(sequence_size(args), args);
+}
+
+ValueMeta result_meta(const c10::IValue& value) { return make_meta(value_size(value), {value}); }
+
+}  // namespace modrec

@@ -1,0 +1,29 @@
+// Shapes and dtypes of call arguments and results, read the way torchinfo reads them.
+#pragma once
+#include <ATen/core/ivalue.h>
+
+#include <functional>
+#include <vector>
+
+#include "model/call_trace.h"
+
+namespace modrec {
+
+// A forward hook's `inputs`: the positional arguments as one tuple.
+ValueMeta args_meta(const std::vector<c10::IValue>& args);
+// A forward hook's `outputs`: the value the call returned.
+ValueMeta result_meta(const c10::IValue& value);
+
+// Every tensor inside `value` (tuples, lists, dict values, depth-first).
+void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out);
+
+// `value` with each tensor replaced by fn(tensor), in flatten_tensors' order; tuples, typed lists
+// and dicts keep their types, so TorchScript code downstream accepts the result.
+c10::IValue map_tensors(const c10::IValue& value,
+                        const std::function<at::Tensor(const at::Tensor&)>& fn);
+
+// The inverse of flatten_tensors: `shape` with its tensors replaced, in flatten_tensors' order, by `tensors`
+// (undefined ones by None). Lists and dicts come back as tuples of their values.
+c10::IValue rebuild_tensors(const c10::IValue& shape, const std::vector<at::Tensor>& tensors);
+
+}  // namespace modrec

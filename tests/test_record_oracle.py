@@ -1,0 +1,90 @@
+"""modrec record's input, output, grad_input and grad_output of every layer call equal what eager
+PyTorch's hooks give (scripts/oracle.py record) on the same model and input; every file loads."""
+import json
+import os
+import tempfile
+import unittest
+
+import numpy
+import torch
+
+from e2e import SAMPLES, oracle, run, sample, tensor_file, main
+
+CAPTURES = ("input", "output", "grad_input", "grad_output")
+
+
+def flat(value):
+    """Tensors depth-first (tuples, lists, dict values); None where a gradient never arrived."""
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in flat(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in flat(v)]
+    return [value]
+
+
+def load_pt(path):
+    return flat(torch.load(path)) if os.path.exists(path) else []
+
+
+class RecordMatchesPyTorch(unittest.TestCase):
+    def record(self, model, inputs, *extra):
+        out = os.path.join(tempfile.mkdtemp(prefix="rec-"), "run")
+        run("record", model, *[a for i in inputs for a in ("--input", i)], "--layers", "all",
+            "--capture", ",".join(CAPTURES), "--out", out, *extra)
+        return out
+
+    def compare(self, name, inputs, model=None, rtol=1e-5, atol=1e-6):
+        model = model or sample(name)
+        mine = self.record(model, inputs)
+        ref = oracle("record", name, "--weights", model, "--input", *inputs, "--labels", "all")
+        manifest = json.load(open(os.path.join(mine, "manifest.json")))
+        index = json.load(open(os.path.join(ref, "index.json")))
+        self.assertEqual([l["label"] for l in manifest["layers"]], [l["label"] for l in index["layers"]])
+        for layer in manifest["layers"]:
+            label = layer["label"]
+            for capture in CAPTURES:
+                got = load_pt(os.path.join(mine, "tensors", label, capture + ".pt"))
+                want = [t for t in load_pt(os.path.join(ref, label, capture + ".pt")) if t is not None]
+                got = [t for t in got if t is not None]
+                self.assertEqual(len(got), len(want), (name, label, capture))
+                for g, w in zip(got, want):
+                    self.assertEqual(g.shape, w.shape, (name, label, capture))
+                    self.assertEqual(g.dtype, w.dtype, (name, label, capture))
+                    self.assertTrue(torch.allclose(g, w, rtol=rtol, atol=atol),
+                                    (name, label, capture, (g - w).abs().max().item()))
+
+    def test_resnet18(self):
+        self.compare("resnet18", [tensor_file((2, 3, 64, 64))])
+
+    def test_mobilenet_v2(self):
+        self.compare("mobilenet_v2", [tensor_file((2, 3, 64, 64))])
+
+    def test_densenet121(self):
+        self.compare("densenet121", [tensor_file((1, 3, 32, 32))])
+
+    def test_lstm(self):
+        self.compare("SeqClassifier", [f"{SAMPLES}/SeqClassifier.input.pt"])
+
+    def test_reused_module_with_inplace_relu(self):
+        self.compare("ReusedModuleNet", [f"{SAMPLES}/ReusedModuleNet.input.pt"])
+
+    def test_two_inputs(self):
+        self.compare("TwoInputNet", [f"{SAMPLES}/TwoInputNet.input.pt"])
+
+    def test_small_models(self):
+        for name in ("TinyConvNet", "ContainerModule", "ModuleListNet", "MultiOutputNet", "SimpleRNN"):
+            self.compare(name, [f"{SAMPLES}/{name}.input.pt"])
+
+    def test_npy_files_load_with_numpy(self):
+        out = self.record(sample("TwoInputNet"), [f"{SAMPLES}/TwoInputNet.input.pt"], "--save", "npy")
+        manifest = json.load(open(os.path.join(out, "manifest.json")))
+        for layer in manifest["layers"]:
+            for capture, info in layer["captures"].items():
+                for f, shape in zip(info["files"], info["shapes"]):
+                    self.assertEqual(list(numpy.load(os.path.join(out, f)).shape), shape)
+        self.assertEqual(manifest["layers"][0]["captures"]["input"]["files"],
+                         ["tensors/0-1/input.0.npy", "tensors/0-1/input.1.npy"])
+
+
+if __name__ == "__main__":
+    main()
