@@ -6,18 +6,25 @@
 
 namespace modrec::cli {
 
-// --layers and --captures, shared by check and diff.
 Command add_check(CLI::App& app) {
   auto* cmd = app.add_subcommand("check", "check a recording's statistics against rules (exit 1 on a violation)");
   cmd->footer(
       "Examples:\n"
       "  modrec check modrec-out\n"
+      "  modrec check model.pt --input x.pt --layers all --max-abs 1e4\n"
       "  modrec check modrec-out --max-abs 1e4 --min-std 1e-6 --captures grad_output\n"
       "  modrec check modrec-out --layers type:ReLU --max-zero-fraction 0.9 --format markdown "
       ">> $GITHUB_STEP_SUMMARY");
   auto job = std::make_shared<CheckJob>();
   auto& r = job->rules;
-  cmd->add_option("RUN_DIR", job->run_dir, "a directory written by modrec record")->required();
+  cmd->add_option("RUN_DIR", job->run_dir,
+                  "a directory written by modrec record; or a model, recorded first (statistics "
+                  "only) with --input/--input-size")
+      ->required();
+  add_input_flags(*cmd, job->record.inputs);
+  auto mode = std::make_shared<std::string>("eval");
+  cmd->add_option("--mode", *mode, "eval or train, when RUN_DIR is a model")
+      ->check(CLI::IsMember({"eval", "train"}));
   cmd->add_flag("--no-nan,!--allow-nan", r.no_nan, "a NaN value is a violation (default on)");
   cmd->add_flag("--no-inf,!--allow-inf", r.no_inf, "a +/-Inf value is a violation (default on)");
   cmd->add_option("--max-abs", r.max_abs, "violation when abs_max > X");
@@ -28,7 +35,11 @@ Command add_check(CLI::App& app) {
   add_scope_flags(*cmd, job->scope);
   cmd->add_option("--format", job->format, "table, json or markdown (default table)")
       ->check(CLI::IsMember({"table", "json", "markdown"}));
-  return {cmd, [job] { return run_check_job(*job, std::cout); }};
+  return {cmd, [job, mode] {
+            job->record.model.train = *mode == "train";
+            job->record.model.threads = threads_flag();
+            return run_check_job(*job, std::cout);
+          }};
 }
 
 }  // namespace modrec::cli

@@ -1,3 +1,5 @@
+#include <spdlog/spdlog.h>
+
 #include <iostream>
 
 #include "cli_common.h"
@@ -45,6 +47,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
             job->print_manifest = *format == "json";
             job->progress = progress_bar(quiet);
             run_record_job(*job, std::cout);
+            spdlog::info("recorded into {}", job->out);
             return 0;
           }};
 }

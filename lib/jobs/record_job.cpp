@@ -19,6 +19,7 @@
 #include "util/atomic_dir.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
+#include "util/stopwatch.h"
 
 namespace modrec {
 namespace {
@@ -264,7 +265,9 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   const at::Tensor seed = gradient_seed(job);
   AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
   InterruptGuard interrupts;
+  Stopwatch clock;
   Session session = open_session(job.model, job.inputs, {captures_of(job).grad_input});
+  spdlog::debug("timing: load {:.6f} s", clock.lap());
   Recording recording(job, session);
   const auto batches = batches_of(session.inputs, job.batch_size);
   if (seed.defined() && batches.size() > 1)
@@ -273,12 +276,13 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   for (size_t i = 0; i < batches.size(); ++i) {
     throw_if_interrupted();
     recording.run_batch(batches[i], seed);
+    spdlog::debug("timing: batch {} pass {:.6f} s", i + 1, clock.lap());
     if (job.progress) job.progress(static_cast<int>(i + 1), static_cast<int>(batches.size()));
   }
   throw_if_interrupted();
   recording.write(dir.path(), out);
   dir.commit();
-  spdlog::info("recorded into {}", job.out);
+  spdlog::debug("timing: write {:.6f} s", clock.lap());
 }
 
 }  // namespace modrec

@@ -8,6 +8,7 @@
 #include "summary/rows.h"
 #include "summary/table.h"
 #include "util/error.h"
+#include "util/stopwatch.h"
 
 namespace modrec {
 namespace {
@@ -27,7 +28,9 @@ void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job
 
 void run_summary_job(const SummaryJob& job, std::ostream& out) {
   validate(job.summary);
+  Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
+  spdlog::debug("timing: load {:.6f} s", clock.lap());
   const ModuleTree& tree = session.model.tree();
   if (tree.modules.size() == 1)
     spdlog::warn("{} has no submodules (a frozen or fully inlined model): only the root row exists",
@@ -35,7 +38,9 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   CallTrace trace = job.inputs.given()
                         ? trace_forward(session.model, session.inputs, {job.grad})
                         : session.model.static_trace();
+  spdlog::debug("timing: pass {:.6f} s", clock.lap());
   write(summarize(tree, trace, session.input_bytes), tree, job, out);
+  spdlog::debug("timing: format {:.6f} s", clock.lap());
 }
 
 }  // namespace modrec

@@ -31,6 +31,12 @@ uint64_t le(const std::string& b, size_t at, int bytes) {
   return v;
 }
 
+// True when [offset, offset + size) does not lie inside the file. Written without the sum, which
+// wraps around for the 64-bit offsets and sizes a zip64 record can claim.
+bool past_end(uint64_t offset, uint64_t size, uint64_t file_size) {
+  return size > file_size || offset > file_size - size;
+}
+
 // Reads `size` bytes at `offset`; a short read means the file ends early.
 std::string read_at(std::ifstream& in, const std::string& path, uint64_t offset, uint64_t size) {
   std::string bytes(size, '\0');
@@ -111,13 +117,13 @@ ArchiveEntry parse_central(const std::string& dir, size_t& at, uint64_t& local_o
 // The local header repeats the name and gives its own extra length (PyTorch pads it to align data).
 void locate_data(std::ifstream& in, const std::string& path, uint64_t file_size, uint64_t local_offset,
                  ArchiveEntry& e) {
-  if (local_offset + kLocalSize > file_size) throw damaged(path, "truncated");
+  if (past_end(local_offset, kLocalSize, file_size)) throw damaged(path, "truncated");
   std::string head = read_at(in, path, local_offset, kLocalSize);
   uint64_t name_len = le(head, 26, 2), extra_len = le(head, 28, 2);
   if (le(head, 0, 4) != kLocalSig || read_at(in, path, local_offset + kLocalSize, name_len) != e.name)
     throw damaged(path, "not a valid zip archive (entry " + e.name + " has a bad local header)");
   e.offset = local_offset + kLocalSize + name_len + extra_len;
-  if (e.offset + e.stored_size > file_size) throw damaged(path, "truncated (entry " + e.name + " is cut off)");
+  if (past_end(e.offset, e.stored_size, file_size)) throw damaged(path, "truncated (entry " + e.name + " is cut off)");
   if (e.stored() && e.stored_size != e.size)
     throw damaged(path, "not a valid zip archive (entry " + e.name + " has inconsistent sizes)");
 }
@@ -136,7 +142,7 @@ Archive Archive::open(const std::string& path) {
     throw Error(Exit::bad_input, "model file is not a zip archive", path,
                 "save the model with torch.jit.script(model).save(path)");
   Directory d = find_directory(in, path, a.file_size_);
-  if (d.offset + d.size > a.file_size_) throw damaged(path, "truncated");
+  if (past_end(d.offset, d.size, a.file_size_)) throw damaged(path, "truncated");
   std::string dir = read_at(in, path, d.offset, d.size);
   size_t at = 0;
   for (uint64_t i = 0; i < d.count; ++i) {

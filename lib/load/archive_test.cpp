@@ -2,8 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <sstream>
 
+#include "load/file_kind.h"
 #include "load/load_test_fixtures.h"
 #include "util/error.h"
 
@@ -98,4 +100,67 @@ TEST_CASE("reading a deflated entry is refused, not misread") {
       return;
     }
   FAIL("expected a deflated code entry in a TorchScript archive");
+}
+
+namespace {
+
+std::string le_bytes(uint64_t v, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+  return out;
+}
+
+// A zip with one stored entry "a/data.pkl" holding "x", whose central directory record claims
+// `size` (both sizes) through a zip64 extra field.
+std::string zip_claiming_size(uint64_t size) {
+  const std::string name = "a/data.pkl", data = "x";
+  uint32_t crc = crc32_update(0, data.data(), data.size());
+  std::string local = le_bytes(0x04034b50, 4) + le_bytes(20, 2) + le_bytes(0, 4) + le_bytes(0, 4) +
+                      le_bytes(crc, 4) + le_bytes(1, 4) + le_bytes(1, 4) + le_bytes(name.size(), 2) +
+                      le_bytes(0, 2) + name + data;
+  std::string extra = le_bytes(1, 2) + le_bytes(16, 2) + le_bytes(size, 8) + le_bytes(size, 8);
+  std::string central = le_bytes(0x02014b50, 4) + le_bytes(45, 2) + le_bytes(45, 2) + le_bytes(0, 4) +
+                        le_bytes(0, 4) + le_bytes(crc, 4) + le_bytes(0xFFFFFFFF, 4) + le_bytes(0xFFFFFFFF, 4) +
+                        le_bytes(name.size(), 2) + le_bytes(extra.size(), 2) + le_bytes(0, 2) + le_bytes(0, 4) +
+                        le_bytes(0, 4) + le_bytes(0, 4) + name + extra;
+  std::string end = le_bytes(0x06054b50, 4) + le_bytes(0, 4) + le_bytes(1, 2) + le_bytes(1, 2) +
+                    le_bytes(central.size(), 4) + le_bytes(local.size(), 4) + le_bytes(0, 2);
+  return local + central + end;
+}
+
+// A zip whose zip64 end record says the central directory starts at `offset` and spans `size`.
+std::string zip64_directory_at(uint64_t offset, uint64_t size) {
+  std::string local = le_bytes(0x04034b50, 4) + std::string(26, '\0');
+  std::string end64 = le_bytes(0x06064b50, 4) + le_bytes(44, 8) + le_bytes(45, 2) + le_bytes(45, 2) +
+                      le_bytes(0, 8) + le_bytes(1, 8) + le_bytes(1, 8) + le_bytes(size, 8) + le_bytes(offset, 8);
+  std::string locator = le_bytes(0x07064b50, 4) + le_bytes(0, 4) + le_bytes(local.size(), 8) + le_bytes(1, 4);
+  std::string end = le_bytes(0x06054b50, 4) + le_bytes(0, 4) + le_bytes(0xFFFF, 2) + le_bytes(0xFFFF, 2) +
+                    le_bytes(0xFFFFFFFF, 4) + le_bytes(0xFFFFFFFF, 4) + le_bytes(0, 2);
+  return local + end64 + locator + end;
+}
+
+std::string write_temp(const std::string& name, const std::string& bytes) {
+  static const std::string dir = test::temp_dir("archive");
+  std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+}  // namespace
+
+// offset + size wrapped around 2^64, passed the bounds check, and the reader then asked for a
+// 2^64-byte buffer: std::length_error instead of Error (found reviewing the readers for fuzzing).
+TEST_CASE("zip64 sizes and offsets that wrap around are truncation, not a huge read") {
+  std::string sane = write_temp("sane.zip", zip_claiming_size(1));
+  CHECK(Archive::open(sane).entries().at(0).size == 1);
+  CHECK(inspect_file(sane).kind == FileKind::tensor_pickle);
+
+  std::string huge_entry = write_temp("huge_entry.zip", zip_claiming_size(~uint64_t{0}));
+  CHECK_THROWS_WITH_AS(Archive::open(huge_entry), doctest::Contains("is cut off"), Error);
+  FileInfo info = inspect_file(huge_entry);
+  CHECK(info.kind == FileKind::damaged);
+  CHECK(info.detail.find("truncated") != std::string::npos);
+
+  std::string huge_dir = write_temp("huge_dir.zip", zip64_directory_at(2, ~uint64_t{0}));
+  CHECK_THROWS_WITH_AS(Archive::open(huge_dir), doctest::Contains("truncated"), Error);
 }

@@ -24,23 +24,29 @@ Error bad_npy(const std::string& path, const std::string& what,
   return Error(Exit::bad_input, "input file " + what, path, hint);
 }
 
-// The text after "'key':" in the header dict, trimmed, up to the end of its value.
+// The text after "'key':" in the header dict, trimmed, up to the end of its value: a (tuple) or
+// 'string' with its closing character, anything else up to the next ',' or '}'.
 std::string dict_value(const std::string& header, const std::string& key, const std::string& path) {
   size_t at = header.find("'" + key + "'");
   if (at == std::string::npos) throw bad_npy(path, "has a .npy header without '" + key + "'");
-  at = header.find(':', at);
-  at = header.find_first_not_of(' ', at + 1);
-  size_t end = header[at] == '(' ? header.find(')', at) + 1 : header.find_first_of(",}", at + 1);
-  if (header[at] == '\'') end = header.find('\'', at + 1) + 1;
-  return header.substr(at, end - at);
+  size_t colon = header.find(':', at);
+  at = colon == std::string::npos ? colon : header.find_first_not_of(' ', colon + 1);
+  if (at == std::string::npos) throw bad_npy(path, "has a .npy header without a value for '" + key + "'");
+  char open = header[at];
+  bool closed = open == '(' || open == '\'';
+  size_t end = open == '(' ? header.find(')', at) : open == '\'' ? header.find('\'', at + 1) : header.find_first_of(",}", at + 1);
+  if (end == std::string::npos) throw bad_npy(path, "has a .npy header with an unterminated '" + key + "'");
+  return header.substr(at, end - at + (closed ? 1 : 0));
 }
 
 std::vector<int64_t> parse_shape(const std::string& text, const std::string& path) {
+  if (text[0] != '(') throw bad_npy(path, "has a bad .npy shape " + text);
   std::vector<int64_t> shape;
   std::string digits;
   for (char c : text.substr(1)) {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       digits += c;
+      if (digits.size() > 18) throw bad_npy(path, "has a bad .npy shape " + text);  // past int64
     } else if (!digits.empty()) {
       shape.push_back(std::stoll(digits));
       digits.clear();
@@ -60,6 +66,18 @@ at::ScalarType parse_descr(const std::string& descr, bool& swap, const std::stri
     if (code == name) return type;
   throw bad_npy(path, "is a .npy array of dtype " + descr + ", which modrec does not read",
                 "convert it first, e.g. numpy.save(path, a.astype(numpy.float32))");
+}
+
+// The size of the data the header describes, checked against the `available` bytes before any
+// allocation: a few header bytes can claim terabytes, or a numel that overflows int64.
+size_t data_size(const std::vector<int64_t>& shape, size_t item, size_t available, const std::string& path) {
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
+  size_t size = item;
+  for (int64_t dim : shape) {
+    if (size > available / static_cast<size_t>(dim)) throw bad_npy(path, "is a truncated .npy file");
+    size *= static_cast<size_t>(dim);
+  }
+  return size;
 }
 
 void swap_bytes(at::Tensor& t) {
@@ -87,9 +105,8 @@ at::Tensor parse_npy(const std::string& bytes, const std::string& path) {
   bool fortran = dict_value(header, "fortran_order", path) == "True";
   std::vector<int64_t> shape = parse_shape(dict_value(header, "shape", path), path);
   if (fortran) std::reverse(shape.begin(), shape.end());
+  size_t nbytes = data_size(shape, c10::elementSize(type), bytes.size() - data_at, path);
   at::Tensor t = at::empty(shape, at::TensorOptions().dtype(type));
-  size_t nbytes = static_cast<size_t>(t.numel()) * t.element_size();
-  if (bytes.size() - data_at < nbytes) throw bad_npy(path, "is a truncated .npy file");
   if (nbytes > 0) std::memcpy(t.data_ptr(), bytes.data() + data_at, nbytes);
   if (swap) swap_bytes(t);
   if (fortran) {  // Fortran order is C order of the reversed shape, transposed back

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# modrec's benchmark against plain LibTorch (see scripts/bench/bench.py for what is measured).
+#
+#   scripts/bench.sh [--build-dir DIR] [--no-build] [--json FILE] [bench.py options...]
+#
+# Builds modrec and plain_libtorch in Release into DIR (default build-bench), writes the scripted
+# torchvision resnet18/resnet50 with random weights into DIR/models if missing, then runs the
+# measurements and prints the report. Takes ~5-10 minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=build-bench
+do_build=1
+passthrough=()
+while (($#)); do
+  case "$1" in
+    --build-dir) build="$2"; shift 2 ;;
+    --no-build) do_build=0; shift ;;
+    *) passthrough+=("$1"); shift ;;
+  esac
+done
+
+if ((do_build)); then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build" --target modrec plain_libtorch -j"$(nproc)"
+fi
+if [[ ! -f "$build/models/resnet50.pt" || ! -f "$build/models/resnet18.pt" ]]; then
+  /usr/bin/python3 scripts/make_samples.py --out "$build/models" --only resnet50 resnet18 \
+    --torchvision
+fi
+exec /usr/bin/python3 scripts/bench/bench.py --build "$build" "${passthrough[@]}"

@@ -1,0 +1,290 @@
+#!/usr/bin/python3
+"""modrec's benchmark: modrec against plain LibTorch on the same model, in one run.
+
+    /usr/bin/python3 scripts/bench/bench.py --build DIR [--json FILE]
+                     [--summary-runs 3] [--record-runs 5] [--threads N]
+
+DIR holds the Release build (modrec, scripts/bench/plain_libtorch) and DIR/models the scripted
+torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
+  1. summary: whole `modrec summary resnet50.pt --input-size 2x3x224x224` processes against
+     plain_libtorch processes doing load + one no-grad forward (median of --summary-runs);
+  2. record: resnet18, batch 8 at 224x224, the recorded forward+backward (modrec's
+     `timing: batch 1 pass` debug line) against plain forward+backward, for one layer, all layers
+     without tensors, all layers with tensors; the write is reported apart, in MB/s;
+  3. peak RSS of `record --layers all --save none` for 16 batches of 1 against 1 batch of 1.
+Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
+Both programs see the same input and thread count; the pass compared is the first of a fresh
+process in both (the plain program's second repetition is reported as the warm time).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+import torch
+
+SUMMARY_TARGET = 1.3
+RSS_TARGET = 1.1
+TIMING = re.compile(r"timing: (.+?) ([0-9.]+) s$")
+
+
+def run(cmd, **kw):
+    """Runs cmd, returns (wall seconds, CompletedProcess); fails loudly on a non-zero exit."""
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return wall, proc
+
+
+def phases(stderr):
+    """modrec's `timing: <phase> <seconds> s` debug lines as {phase: seconds}."""
+    out = {}
+    for line in stderr.splitlines():
+        m = TIMING.search(line)
+        if m:
+            out[m.group(1)] = float(m.group(2))
+    return out
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+class Bench:
+    def __init__(self, args):
+        self.build = os.path.abspath(args.build)
+        self.modrec = os.path.join(self.build, "app", "modrec")
+        self.plain = os.path.join(self.build, "scripts", "bench", "plain_libtorch")
+        self.models = os.path.join(self.build, "models")
+        self.work = os.path.join(self.build, "bench-work")
+        self.threads = args.threads or os.cpu_count()
+        self.thread_args = ["--threads", str(self.threads)]
+        self.args = args
+
+    def model(self, name):
+        return os.path.join(self.models, name + ".pt")
+
+    def modrec_run(self, cmd):
+        """One modrec process with -v: (wall seconds, phase times, stdout)."""
+        wall, proc = run([self.modrec, "-v", *self.thread_args, *cmd])
+        return wall, phases(proc.stderr), proc.stdout
+
+    def plain_run(self, model, inputs, mode, reps):
+        wall, proc = run([self.plain, model, *inputs, "--mode", mode, "--reps", str(reps),
+                          *self.thread_args])
+        return wall, json.loads(proc.stdout)
+
+    def input_file(self, shape):
+        path = os.path.join(self.work, "input_" + "x".join(map(str, shape)) + ".pt")
+        if not os.path.exists(path):
+            torch.manual_seed(0)
+            torch.save(torch.randn(*shape), path)
+        return path
+
+    def fresh_dir(self, name):
+        path = os.path.join(self.work, name)
+        shutil.rmtree(path, ignore_errors=True)
+        return path
+
+    # 1. summary ---------------------------------------------------------------------------
+    def summary(self):
+        model, size, k = self.model("resnet50"), "2x3x224x224", self.args.summary_runs
+        modrec = [self.modrec_run(["summary", model, "--input-size", size]) for _ in range(k)]
+        plain = [self.plain_run(model, ["--input-size", size], "forward", 1) for _ in range(k)]
+        wall_m, wall_p = median([w for w, _, _ in modrec]), median([w for w, _ in plain])
+        pass_m = median([p["pass"] for _, p, _ in modrec])
+        pass_p = median([r["times_s"][0] for _, r in plain])
+        return {
+            "model": "resnet50", "input_size": size, "runs": k,
+            "modrec_process_s": wall_m, "plain_process_s": wall_p,
+            "process_ratio": wall_m / wall_p, "target": SUMMARY_TARGET,
+            "modrec_load_s": median([p["load"] for _, p, _ in modrec]),
+            "plain_load_s": median([r["load_s"] for _, r in plain]),
+            "modrec_forward_s": pass_m, "plain_forward_s": pass_p,
+            "forward_ratio": pass_m / pass_p,
+            "modrec_format_s": median([p["format"] for _, p, _ in modrec]),
+        }
+
+    # 2. record ----------------------------------------------------------------------------
+    def plain_backward(self, model, inp, k):
+        runs = [self.plain_run(model, ["--input", inp], "backward", 2) for _ in range(k)]
+        return {
+            "cold_pass_s": median([r["times_s"][0] for _, r in runs]),
+            "warm_pass_s": median([r["times_s"][1] for _, r in runs]),
+            "load_s": median([r["load_s"] for _, r in runs]),
+            # the process as if it stopped after its first pass
+            "process_s": median([w - r["times_s"][1] for w, r in runs]),
+        }
+
+    def record_case(self, model, inp, k, name, extra):
+        samples = []
+        for _ in range(k):
+            out = self.fresh_dir("rec_" + name)
+            wall, ph, _ = self.modrec_run(["record", model, "--input", inp, "--out", out, *extra])
+            samples.append((wall, ph, dir_bytes(out), recorded_elements(out)))
+            shutil.rmtree(out)
+        write = [ph["write"] for _, ph, _, _ in samples]
+        nbytes = samples[0][2]
+        return {
+            "args": extra,
+            "pass_s": median([ph["batch 1 pass"] for _, ph, _, _ in samples]),
+            "load_s": median([ph["load"] for _, ph, _, _ in samples]),
+            "write_s": median(write),
+            "written_mb": nbytes / 1e6,
+            "write_mb_per_s": nbytes / 1e6 / median(write) if median(write) > 0 else None,
+            "process_minus_write_s": median([w - ph["write"] for w, ph, _, _ in samples]),
+            "recorded_elements": samples[0][3],
+        }
+
+    def record(self):
+        model, k = self.model("resnet18"), self.args.record_runs
+        inp = self.input_file((8, 3, 224, 224))
+        plain = self.plain_backward(model, inp, k)
+        cases = {
+            "one_layer_pt": ["--layers", "1-5", "--save", "pt"],
+            "all_layers_none": ["--layers", "all", "--save", "none"],
+            "all_layers_pt": ["--layers", "all", "--save", "pt"],
+            # where the time goes: the same without the gradient capture
+            "all_layers_none_output_only": ["--layers", "all", "--save", "none",
+                                            "--capture", "output"],
+        }
+        out = {"model": "resnet18", "input": [8, 3, 224, 224], "runs": k, "plain": plain}
+        for name, extra in cases.items():
+            case = self.record_case(model, inp, k, name, extra)
+            case["pass_ratio"] = case["pass_s"] / plain["cold_pass_s"]
+            case["pass_ratio_vs_warm"] = case["pass_s"] / plain["warm_pass_s"]
+            case["process_ratio"] = case["process_minus_write_s"] / plain["process_s"]
+            extra_s = case["pass_s"] - plain["cold_pass_s"]
+            n = case["recorded_elements"]
+            case["overhead_ns_per_element"] = extra_s / n * 1e9 if n else None
+            out[name] = case
+        return out
+
+    # 3. peak RSS --------------------------------------------------------------------------
+    def peak_rss(self):
+        model = self.model("resnet18")
+        one = self.rss_of(model, self.input_file((1, 3, 224, 224)), [])
+        many = self.rss_of(model, self.input_file((16, 3, 224, 224)), ["--batch-size", "1"])
+        return {"model": "resnet18", "one_batch_kb": one, "sixteen_batches_kb": many,
+                "ratio": many / one, "target": RSS_TARGET}
+
+    def rss_of(self, model, inp, extra):
+        out = self.fresh_dir("rss")
+        _, proc = run(["/usr/bin/time", "-v", self.modrec, *self.thread_args, "record", model,
+                       "--input", inp, "--layers", "all", "--save", "none", "--out", out, *extra])
+        shutil.rmtree(out)
+        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
+        return int(m.group(1))
+
+    def environment(self):
+        return {"threads": self.threads, "cores": os.cpu_count(), "blas": blas(),
+                "torch_libraries": torch_libraries(self.modrec),
+                "libtorch_version": torch.__version__, "load_avg": os.getloadavg()}
+
+
+def dir_bytes(path):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
+def recorded_elements(run_dir):
+    """Elements that went through the statistics: the sum of every recorded tensor's count."""
+    total = 0
+
+    def walk(node):
+        nonlocal total
+        if isinstance(node, dict):
+            if isinstance(node.get("count"), int) and "mean" in node:
+                total += node["count"]
+                return
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    with open(os.path.join(run_dir, "stats.json")) as f:
+        walk(json.load(f))
+    return total
+
+
+def blas():
+    proc = subprocess.run(["update-alternatives", "--display", "libblas.so.3-x86_64-linux-gnu"],
+                          capture_output=True, text=True)
+    m = re.search(r"currently points to (\S+)", proc.stdout)
+    return m.group(1) if m else "unknown"
+
+
+def torch_libraries(binary):
+    """The BLAS / oneDNN / OpenMP libraries the binary really loads."""
+    proc = subprocess.run(["ldd", binary], capture_output=True, text=True)
+    keep = re.compile(r"blas|lapack|dnnl|mkl|omp|torch_cpu")
+    return sorted({line.split()[0] for line in proc.stdout.splitlines() if keep.search(line)})
+
+
+def mark(ok):
+    return "ok" if ok else "MISSES TARGET"
+
+
+def report(res):
+    env, s, r, m = res["environment"], res["summary"], res["record"], res["rss"]
+    print(f"environment: {env['threads']} threads on {env['cores']} cores, BLAS {env['blas']}, "
+          f"torch {env['libtorch_version']}, load avg {env['load_avg'][0]:.2f}")
+    print(f"  libraries: {', '.join(env['torch_libraries'])}")
+    print(f"\n1. summary resnet50 {s['input_size']} (median of {s['runs']} processes)")
+    print(f"  process: modrec {s['modrec_process_s']:.3f} s, plain {s['plain_process_s']:.3f} s, "
+          f"ratio {s['process_ratio']:.2f}x (target <= {s['target']}: "
+          f"{mark(s['process_ratio'] <= s['target'])})")
+    print(f"  load:    modrec {s['modrec_load_s']:.3f} s, plain {s['plain_load_s']:.3f} s")
+    print(f"  forward: modrec {s['modrec_forward_s']:.3f} s, plain {s['plain_forward_s']:.3f} s, "
+          f"ratio {s['forward_ratio']:.2f}x; modrec table formatting {s['modrec_format_s']:.3f} s")
+    p = r["plain"]
+    print(f"\n2. record resnet18 8x3x224x224, forward+backward (median of {r['runs']} processes)")
+    print(f"  plain LibTorch: first pass {p['cold_pass_s']:.3f} s, second pass "
+          f"{p['warm_pass_s']:.3f} s, load {p['load_s']:.3f} s")
+    for name in ("one_layer_pt", "all_layers_none", "all_layers_pt",
+                 "all_layers_none_output_only"):
+        c = r[name]
+        rate = f", {c['write_mb_per_s']:.0f} MB/s" if c["written_mb"] > 1 else ""
+        per_el = c["overhead_ns_per_element"]
+        per_el = f", {per_el:.1f} ns/recorded element" if per_el is not None else ""
+        print(f"  {name:28s} pass {c['pass_s']:.3f} s = {c['pass_ratio']:.2f}x plain "
+              f"({c['pass_ratio_vs_warm']:.2f}x warm); process-minus-write "
+              f"{c['process_ratio']:.2f}x; write {c['write_s']:.3f} s for "
+              f"{c['written_mb']:.1f} MB{rate}; {c['recorded_elements'] / 1e6:.1f} M elements"
+              f"{per_el}")
+    print(f"\n3. peak RSS record resnet18 --layers all --save none")
+    print(f"  1 batch of 1: {m['one_batch_kb'] / 1024:.0f} MiB, 16 batches of 1: "
+          f"{m['sixteen_batches_kb'] / 1024:.0f} MiB, ratio {m['ratio']:.3f} "
+          f"(target <= {m['target']}: {mark(m['ratio'] <= m['target'])})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", required=True, help="Release build dir with models/ in it")
+    ap.add_argument("--json", help="also write the results as JSON here")
+    ap.add_argument("--summary-runs", type=int, default=3)
+    ap.add_argument("--record-runs", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
+    args = ap.parse_args()
+    bench = Bench(args)
+    os.makedirs(bench.work, exist_ok=True)
+    start = time.perf_counter()
+    res = {"environment": bench.environment(), "summary": bench.summary(),
+           "record": bench.record(), "rss": bench.peak_rss()}
+    res["elapsed_s"] = time.perf_counter() - start
+    report(res)
+    print(f"\nbenchmark took {res['elapsed_s']:.0f} s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+// libFuzzer target: the model readers over arbitrary bytes: inspect_file, Archive::open with
+// verify_crc, and load_model, which must reject a bad archive before torch::jit::load sees it.
+// A modrec::Error is the expected way to reject a file; anything else is a finding.
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_file.h"
+#include "load/archive.h"
+#include "load/file_kind.h"
+#include "load/load_model.h"
+#include "util/error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string& path = modrec::fuzz::write_scratch(data, size);
+  try {
+    modrec::inspect_file(path);
+    modrec::Archive::open(path).verify_crc();
+  } catch (const modrec::Error&) {
+  }
+  try {
+    modrec::load_model(path);
+  } catch (const modrec::Error&) {
+  }
+  return 0;
+}
