@@ -9,7 +9,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("MODREC_BUILD_DIR", os.path.join(ROOT, "build"))
-MODREC = os.environ.get("MODREC_BIN", os.path.join(BUILD, "modrec"))
+MODREC = os.path.abspath(os.environ.get("MODREC_BIN", os.path.join(BUILD, "modrec")))
 SAMPLES = os.path.join(ROOT, "samples")
 MODELS = os.path.join(BUILD, "models")  # generated, not committed
 PYTHON = "/usr/bin/python3"

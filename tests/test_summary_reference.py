@@ -11,7 +11,8 @@ INPUT_SIZE = re.compile(r"^Input size \(MB\): ([0-9.]+)$")
 
 def tables(name):
     """The tables of a reference file: each starts at a '=' line followed by a 'Layer' header."""
-    lines = open(os.path.join(REF, name)).read().splitlines()
+    with open(os.path.join(REF, name)) as f:
+        lines = f.read().splitlines()
     starts = [i for i in range(len(lines) - 1) if lines[i].startswith("=") and lines[i + 1].startswith("Layer")]
     return ["\n".join(lines[s:e]) + "\n" for s, e in zip(starts, starts[1:] + [len(lines)])]
 

@@ -1,5 +1,7 @@
 #include "check/saved_tensor_diff.h"
 
+#include <algorithm>
+
 #include <ATen/ATen.h>
 
 #include "tensors/read_inputs.h"
@@ -18,7 +20,8 @@ std::vector<at::Tensor> read_all(const std::vector<std::string>& files) {
 double cosine(const at::Tensor& a, const at::Tensor& b) {
   const double na = a.norm().item<double>(), nb = b.norm().item<double>();
   if (na == 0 || nb == 0) return na == nb ? 1.0 : 0.0;
-  return (a.flatten().dot(b.flatten())).item<double>() / (na * nb);
+  // Rounding can push |cos| a hair past 1 for (anti)parallel tensors.
+  return std::clamp((a.flatten().dot(b.flatten())).item<double>() / (na * nb), -1.0, 1.0);
 }
 
 ValueDiff compare(const at::Tensor& a_in, const at::Tensor& b_in, const Tolerance& tol) {
