@@ -6,11 +6,12 @@
 
 namespace modrec::cli {
 
-void ModelFlags::add(CLI::App& cmd, ModelOptions&) {
+void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option("model", positional, "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
   cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
   cmd.add_option("--mode", mode, "eval or train (default eval, as torchinfo)")
       ->check(CLI::IsMember({"eval", "train"}));
+  add_input_flags(cmd, inputs);
 }
 
 void ModelFlags::resolve(ModelOptions& options) const {

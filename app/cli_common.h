@@ -11,7 +11,8 @@ namespace modrec::cli {
 struct ModelFlags {
   std::string positional, flag;
   std::string mode = "eval";
-  void add(CLI::App& cmd, ModelOptions& options);
+  // Also adds the input flags (add_input_flags).
+  void add(CLI::App& cmd, InputOptions& inputs);
   // Resolves the model path into `options`; throws a usage Error when none is given.
   void resolve(ModelOptions& options) const;
 };

@@ -20,8 +20,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
       "      --batch-size 4 --save npy --out run --force");
   auto job = std::make_shared<RecordJob>();
   auto model = std::make_shared<ModelFlags>();
-  model->add(*cmd, job->model);
-  add_input_flags(*cmd, job->inputs);
+  model->add(*cmd, job->inputs);
   cmd->add_option("--layers", job->layers,
                   "selectors, comma-separated: 1-3 (a summary --grad label), all, a module path, "
                   "type:Conv2d, re:<regex on path>, depth:N")

@@ -15,8 +15,7 @@ Command add_summary(CLI::App& app) {
       "  modrec summary model.pt --input-size 2x12:long --format json | jq '.rows[].label'");
   auto job = std::make_shared<SummaryJob>();
   auto model = std::make_shared<ModelFlags>();
-  model->add(*cmd, job->model);
-  add_input_flags(*cmd, job->inputs);
+  model->add(*cmd, job->inputs);
   auto& s = job->summary;
   cmd->add_option("--depth", s.depth, "deepest nesting shown (default 3)");
   cmd->add_option("--columns", s.columns,

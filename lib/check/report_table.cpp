@@ -1,5 +1,7 @@
 #include "check/report_table.h"
 
+#include "util/text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -62,8 +64,7 @@ std::string format_number(double value) {
 }
 
 std::string format_shape(const std::vector<int64_t>& shape) {
-  std::string s;
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  const std::string s = shape_text(shape);
   return s.empty() ? "scalar" : s;
 }
 

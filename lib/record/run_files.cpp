@@ -5,6 +5,7 @@
 
 #include "stats/stats_csv.h"
 #include "util/error.h"
+#include "util/text.h"
 
 namespace modrec {
 namespace {
@@ -14,20 +15,6 @@ void for_each_tensor(const std::vector<LayerRecording>& layers, Fn&& fn) {
   for (const auto& layer : layers)
     for (const auto& c : layer.captures)
       for (size_t i = 0; i < c.sink.num_tensors(); ++i) fn(layer, c, i);
-}
-
-std::string shape_text(const std::vector<int64_t>& shape) {
-  std::string out;
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? "x" : "") + std::to_string(shape[i]);
-  return out;
-}
-
-// CSV cells never hold commas or quotes except module paths and types, which may in theory.
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 }  // namespace
@@ -79,7 +66,7 @@ std::string stats_csv(const std::vector<LayerRecording>& layers) {
   for (const auto& h : stats_csv_header()) out << "," << h;
   out << "\n";
   for_each_tensor(layers, [&](const LayerRecording& layer, const CaptureRecording& c, size_t i) {
-    out << layer.label << "," << csv_cell(layer.path) << "," << csv_cell(layer.type) << ","
+    out << layer.label << "," << csv_field(layer.path) << "," << csv_field(layer.type) << ","
         << layer.call << "," << capture_name(c.capture) << "," << i << ","
         << shape_text(c.sink.shape(i)) << "," << c.sink.dtype(i);
     for (const auto& cell : stats_csv_cells(c.sink.stats(i))) out << "," << cell;
@@ -95,8 +82,8 @@ nlohmann::json manifest_layers(const std::vector<LayerRecording>& layers) {
     for (const auto& c : layer.captures) {
       nlohmann::json shapes = nlohmann::json::array(), dtypes = nlohmann::json::array();
       for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
-        shapes.push_back(c.sink.shape(i));
-        dtypes.push_back(c.sink.dtype(i));
+        shapes.push_back(c.sink.saved_shape(i));
+        dtypes.push_back(c.sink.saved_dtype(i));
       }
       captures[capture_name(c.capture)] = {
           {"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};

@@ -1,5 +1,7 @@
 #include "summary/exports.h"
 
+#include "util/text.h"
+
 #include "summary/cells.h"
 #include "summary/table.h"
 #include "summary/text.h"
@@ -67,12 +69,6 @@ json totals_json(const Summary& summary) {
   return out;
 }
 
-std::string csv_field(const std::string& value) {
-  if (value.find_first_of(",\"\n") == std::string::npos) return value;
-  std::string out = "\"";
-  for (char c : value) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::string csv_line(const std::vector<std::string>& fields) {
   std::string line;

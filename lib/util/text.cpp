@@ -1,0 +1,18 @@
+#include "util/text.h"
+
+namespace modrec {
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string out;
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? "x" : "") + std::to_string(shape[i]);
+  return out;
+}
+
+std::string csv_field(const std::string& value) {
+  if (value.find_first_of(",\"\n") == std::string::npos) return value;
+  std::string out = "\"";
+  for (char c : value) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace modrec

@@ -1,0 +1,15 @@
+// Small text forms shared by the CSV and table writers (torch-free).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace modrec {
+
+// "2x64x16x16"; "" for a scalar's empty shape.
+std::string shape_text(const std::vector<int64_t>& shape);
+
+// A CSV field, quoted (RFC 4180) only when it holds a comma, quote or newline.
+std::string csv_field(const std::string& value);
+
+}  // namespace modrec
