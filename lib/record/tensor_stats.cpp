@@ -1,15 +1,35 @@
 #include "record/tensor_stats.h"
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include "util/error.h"
 
 namespace modrec {
 namespace {
 
+// Below this many elements a tensor is not worth splitting across threads.
+constexpr int64_t kParallelGrain = 1 << 16;
+
+// Statistics are mergeable, so large tensors are split over LibTorch's intra-op threads (idle
+// while a hook runs) and the parts merged in a fixed order: the result does not depend on timing.
 template <class T>
 void add_as(RunningStats& stats, const at::Tensor& t) {
-  stats.add(t.data_ptr<T>(), static_cast<size_t>(t.numel()));
+  const T* data = t.data_ptr<T>();
+  const int64_t n = t.numel();
+  const int64_t parts = std::min<int64_t>(at::get_num_threads(), n / kParallelGrain);
+  if (parts < 2) {
+    stats.add(data, static_cast<size_t>(n));
+    return;
+  }
+  std::vector<RunningStats> partial(static_cast<size_t>(parts));
+  at::parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      const int64_t lo = n * p / parts, hi = n * (p + 1) / parts;
+      partial[p].add(data + lo, static_cast<size_t>(hi - lo));
+    }
+  });
+  for (const auto& p : partial) stats.merge(p);
 }
 
 }  // namespace
