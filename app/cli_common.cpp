@@ -11,6 +11,8 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
   cmd.add_option("--mode", mode, "eval or train (default eval, as torchinfo)")
       ->check(CLI::IsMember({"eval", "train"}));
+  cmd.add_option("--device", device, "cpu or cuda (default cpu)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   add_input_flags(cmd, inputs);
 }
 
@@ -21,6 +23,7 @@ void ModelFlags::resolve(ModelOptions& options) const {
     throw Error(Exit::usage, "no model given", "MODEL",
                 "pass a TorchScript file, e.g. modrec summary model.pt, or set MODREC_MODEL");
   options.train = mode == "train";
+  options.device = device;
   options.threads = threads_flag();
 }
 
