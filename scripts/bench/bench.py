@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -33,11 +34,19 @@ RSS_TARGET = 1.1
 TIMING = re.compile(r"timing: (.+?) ([0-9.]+) s$")
 
 
+def cpu_of_children():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(cmd, **kw):
-    """Runs cmd, returns (wall seconds, CompletedProcess); fails loudly on a non-zero exit."""
+    """Runs cmd, returns (wall seconds, CompletedProcess with .cpu_s, its user+sys seconds);
+    fails loudly on a non-zero exit. CPU time is the figure that holds on a loaded machine."""
+    cpu = cpu_of_children()
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
     wall = time.perf_counter() - start
+    proc.cpu_s = cpu_of_children() - cpu
     if proc.returncode != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     return wall, proc
@@ -60,7 +69,7 @@ def median(xs):
 class Bench:
     def __init__(self, args):
         self.build = os.path.abspath(args.build)
-        self.modrec = os.path.join(self.build, "app", "modrec")
+        self.modrec = os.path.join(self.build, "modrec")
         self.plain = os.path.join(self.build, "scripts", "bench", "plain_libtorch")
         self.models = os.path.join(self.build, "models")
         self.work = os.path.join(self.build, "bench-work")
@@ -72,14 +81,16 @@ class Bench:
         return os.path.join(self.models, name + ".pt")
 
     def modrec_run(self, cmd):
-        """One modrec process with -v: (wall seconds, phase times, stdout)."""
+        """One modrec process with -v: (wall seconds, phase times, CPU seconds)."""
         wall, proc = run([self.modrec, "-v", *self.thread_args, *cmd])
-        return wall, phases(proc.stderr), proc.stdout
+        return wall, phases(proc.stderr), proc.cpu_s
 
     def plain_run(self, model, inputs, mode, reps):
         wall, proc = run([self.plain, model, *inputs, "--mode", mode, "--reps", str(reps),
                           *self.thread_args])
-        return wall, json.loads(proc.stdout)
+        result = json.loads(proc.stdout)
+        result["process_cpu_s"] = proc.cpu_s
+        return wall, result
 
     def input_file(self, shape):
         path = os.path.join(self.work, "input_" + "x".join(map(str, shape)) + ".pt")
@@ -110,6 +121,8 @@ class Bench:
             "modrec_forward_s": pass_m, "plain_forward_s": pass_p,
             "forward_ratio": pass_m / pass_p,
             "modrec_format_s": median([p["format"] for _, p, _ in modrec]),
+            "modrec_process_cpu_s": median([c for _, _, c in modrec]),
+            "plain_process_cpu_s": median([r["process_cpu_s"] for _, r in plain]),
         }
 
     # 2. record ----------------------------------------------------------------------------
@@ -121,26 +134,28 @@ class Bench:
             "load_s": median([r["load_s"] for _, r in runs]),
             # the process as if it stopped after its first pass
             "process_s": median([w - r["times_s"][1] for w, r in runs]),
+            "process_cpu_s": median([r["process_cpu_s"] - r["cpu_times_s"][1] for _, r in runs]),
         }
 
     def record_case(self, model, inp, k, name, extra):
         samples = []
         for _ in range(k):
             out = self.fresh_dir("rec_" + name)
-            wall, ph, _ = self.modrec_run(["record", model, "--input", inp, "--out", out, *extra])
-            samples.append((wall, ph, dir_bytes(out), recorded_elements(out)))
+            wall, ph, cpu = self.modrec_run(["record", model, "--input", inp, "--out", out, *extra])
+            samples.append((wall, ph, dir_bytes(out), recorded_elements(out), cpu))
             shutil.rmtree(out)
-        write = [ph["write"] for _, ph, _, _ in samples]
+        write = [ph["write"] for _, ph, *_ in samples]
         nbytes = samples[0][2]
         return {
             "args": extra,
-            "pass_s": median([ph["batch 1 pass"] for _, ph, _, _ in samples]),
-            "load_s": median([ph["load"] for _, ph, _, _ in samples]),
+            "pass_s": median([ph["batch 1 pass"] for _, ph, *_ in samples]),
+            "load_s": median([ph["load"] for _, ph, *_ in samples]),
             "write_s": median(write),
             "written_mb": nbytes / 1e6,
             "write_mb_per_s": nbytes / 1e6 / median(write) if median(write) > 0 else None,
-            "process_minus_write_s": median([w - ph["write"] for w, ph, _, _ in samples]),
+            "process_minus_write_s": median([w - ph["write"] for w, ph, *_ in samples]),
             "recorded_elements": samples[0][3],
+            "process_cpu_s": median([s[4] for s in samples]),
         }
 
     def record(self):
@@ -161,6 +176,7 @@ class Bench:
             case["pass_ratio"] = case["pass_s"] / plain["cold_pass_s"]
             case["pass_ratio_vs_warm"] = case["pass_s"] / plain["warm_pass_s"]
             case["process_ratio"] = case["process_minus_write_s"] / plain["process_s"]
+            case["process_cpu_ratio"] = case["process_cpu_s"] / plain["process_cpu_s"]
             extra_s = case["pass_s"] - plain["cold_pass_s"]
             n = case["recorded_elements"]
             case["overhead_ns_per_element"] = extra_s / n * 1e9 if n else None
@@ -171,9 +187,12 @@ class Bench:
     def peak_rss(self):
         model = self.model("resnet18")
         one = self.rss_of(model, self.input_file((1, 3, 224, 224)), [])
+        # two batches: tells a one-time cost of the second pass from growth with the batches
+        two = self.rss_of(model, self.input_file((2, 3, 224, 224)), ["--batch-size", "1"])
         many = self.rss_of(model, self.input_file((16, 3, 224, 224)), ["--batch-size", "1"])
-        return {"model": "resnet18", "one_batch_kb": one, "sixteen_batches_kb": many,
-                "ratio": many / one, "target": RSS_TARGET}
+        return {"model": "resnet18", "one_batch_kb": one, "two_batches_kb": two,
+                "sixteen_batches_kb": many, "ratio": many / one, "ratio_vs_two": many / two,
+                "target": RSS_TARGET}
 
     def rss_of(self, model, inp, extra):
         out = self.fresh_dir("rss")
@@ -241,13 +260,17 @@ def report(res):
     print(f"  process: modrec {s['modrec_process_s']:.3f} s, plain {s['plain_process_s']:.3f} s, "
           f"ratio {s['process_ratio']:.2f}x (target <= {s['target']}: "
           f"{mark(s['process_ratio'] <= s['target'])})")
+    print(f"  process CPU (user+sys): modrec {s['modrec_process_cpu_s']:.3f} s, plain "
+          f"{s['plain_process_cpu_s']:.3f} s, ratio "
+          f"{s['modrec_process_cpu_s'] / s['plain_process_cpu_s']:.2f}x")
     print(f"  load:    modrec {s['modrec_load_s']:.3f} s, plain {s['plain_load_s']:.3f} s")
     print(f"  forward: modrec {s['modrec_forward_s']:.3f} s, plain {s['plain_forward_s']:.3f} s, "
           f"ratio {s['forward_ratio']:.2f}x; modrec table formatting {s['modrec_format_s']:.3f} s")
     p = r["plain"]
     print(f"\n2. record resnet18 8x3x224x224, forward+backward (median of {r['runs']} processes)")
     print(f"  plain LibTorch: first pass {p['cold_pass_s']:.3f} s, second pass "
-          f"{p['warm_pass_s']:.3f} s, load {p['load_s']:.3f} s")
+          f"{p['warm_pass_s']:.3f} s, load {p['load_s']:.3f} s, process CPU (one pass) "
+          f"{p['process_cpu_s']:.3f} s")
     for name in ("one_layer_pt", "all_layers_none", "all_layers_pt",
                  "all_layers_none_output_only"):
         c = r[name]
@@ -258,11 +281,13 @@ def report(res):
               f"({c['pass_ratio_vs_warm']:.2f}x warm); process-minus-write "
               f"{c['process_ratio']:.2f}x; write {c['write_s']:.3f} s for "
               f"{c['written_mb']:.1f} MB{rate}; {c['recorded_elements'] / 1e6:.1f} M elements"
-              f"{per_el}")
+              f"{per_el}; process CPU incl. write {c['process_cpu_ratio']:.2f}x")
     print(f"\n3. peak RSS record resnet18 --layers all --save none")
     print(f"  1 batch of 1: {m['one_batch_kb'] / 1024:.0f} MiB, 16 batches of 1: "
           f"{m['sixteen_batches_kb'] / 1024:.0f} MiB, ratio {m['ratio']:.3f} "
           f"(target <= {m['target']}: {mark(m['ratio'] <= m['target'])})")
+    print(f"  2 batches of 1: {m['two_batches_kb'] / 1024:.0f} MiB; 16 against 2 batches: "
+          f"{m['ratio_vs_two']:.3f}")
 
 
 def main():

@@ -8,12 +8,14 @@
 // forward: one forward under NoGradGuard; backward: forward with autograd on plus
 // sum().backward() of the first output. Parameter gradients are reset between repetitions so that
 // every repetition does what modrec's single pass does (no accumulation into existing grads).
+#include <ATen/Parallel.h>
 #include <torch/script.h>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -43,7 +45,7 @@ at::Tensor read_input(const std::string& file, const std::string& size) {
   }
   std::ifstream in(file, std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return torch::pickle_load(bytes).toTensor();
+  return torch::jit::pickle_load(bytes).toTensor();
 }
 
 at::Tensor first_tensor(const c10::IValue& v) {
@@ -57,15 +59,20 @@ void reset_grads(torch::jit::Module& model) {
   for (at::Tensor p : model.parameters()) p.mutable_grad().reset();
 }
 
-double time_one(torch::jit::Module& model, const at::Tensor& input, bool backward) {
+struct Times {
+  double wall_s, cpu_s;  // cpu: all threads of the process, user+sys
+};
+
+Times time_one(torch::jit::Module& model, const at::Tensor& input, bool backward) {
   const auto start = Clock::now();
+  const std::clock_t cpu_start = std::clock();
   if (backward) {
     first_tensor(model.forward({input})).sum().backward();
   } else {
     torch::NoGradGuard no_grad;
     model.forward({input});
   }
-  return seconds_since(start);
+  return {seconds_since(start), double(std::clock() - cpu_start) / CLOCKS_PER_SEC};
 }
 
 }  // namespace
@@ -97,15 +104,17 @@ int main(int argc, char** argv) {
   const at::Tensor input = read_input(input_file, input_size);
   const double input_s = seconds_since(start);
 
-  std::vector<double> times;
+  std::vector<double> times, cpu_times;
   for (int i = 0; i < reps; ++i) {
     reset_grads(model);
-    times.push_back(time_one(model, input, mode == "backward"));
+    const Times t = time_one(model, input, mode == "backward");
+    times.push_back(t.wall_s);
+    cpu_times.push_back(t.cpu_s);
   }
   const nlohmann::json report = {{"model", model_path},     {"mode", mode},
                                  {"threads", threads},      {"shape", input.sizes().vec()},
                                  {"load_s", load_s},        {"input_s", input_s},
-                                 {"times_s", times}};
+                                 {"times_s", times},        {"cpu_times_s", cpu_times}};
   std::cout << report.dump() << "\n";
   return 0;
 }
