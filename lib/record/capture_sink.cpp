@@ -49,7 +49,17 @@ at::Tensor CaptureSink::result(size_t i) const {
                                                                 : at::cat(batches_[i], 0);
   at::Tensor r = reduce_ == Reduce::mean && samples_ > 0 ? reduced_[i] / double(samples_)
                                                          : reduced_[i];
-  return r.to(dtypes_[i] == "float64" ? at::kDouble : at::kFloat);
+  return r.to(saved_dtype(i) == "float64" ? at::kDouble : at::kFloat);
+}
+
+std::vector<int64_t> CaptureSink::saved_shape(size_t i) const {
+  if (reduce_ == Reduce::none || shapes_[i].empty()) return shapes_[i];
+  return {shapes_[i].begin() + 1, shapes_[i].end()};
+}
+
+std::string CaptureSink::saved_dtype(size_t i) const {
+  if (reduce_ == Reduce::none || dtypes_[i] == "float64") return dtypes_[i];
+  return "float32";
 }
 
 std::vector<std::string> CaptureSink::write(const std::string& dir,

@@ -27,6 +27,9 @@ class CaptureSink {
   const RunningStats& stats(size_t i) const { return stats_[i]; }
   const std::vector<int64_t>& shape(size_t i) const { return shapes_[i]; }
   const std::string& dtype(size_t i) const { return dtypes_[i]; }
+  // What the saved file holds: with --reduce the sample dimension is gone and values are float.
+  std::vector<int64_t> saved_shape(size_t i) const;
+  std::string saved_dtype(size_t i) const;
   int64_t samples() const { return samples_; }
 
   // Writes <dir>/<capture>.pt (structure kept) or <capture>.npy / <capture>.<i>.npy; returns the
