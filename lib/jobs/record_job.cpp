@@ -159,7 +159,7 @@ class Recording {
   void run_batch(const std::vector<c10::IValue>& batch, const at::Tensor& seed) {
     TraceCollector trace;
     CallSelector select(matcher_, session_.model.tree(), trace);
-    Recorder recorder(captures_, select, trace);
+    Recorder recorder(captures_, save_ != SaveFormat::none, select, trace);
     c10::IValue output = run_forward(session_.model, batch, {true}, recorder, trace);
     const auto labels = labels_of(session_.model.tree(), trace.trace());
     if (!validated_) {

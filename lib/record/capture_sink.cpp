@@ -2,35 +2,37 @@
 
 #include <ATen/ATen.h>
 
-#include "record/tensor_stats.h"
 #include "run/value_meta.h"
 #include "tensors/dtype.h"
 #include "tensors/write_tensors.h"
 
 namespace modrec {
-void CaptureSink::add(const c10::IValue& value) {
-  std::vector<at::Tensor> tensors;
-  flatten_tensors(value, tensors);
-  if (structure_.isNone() && !value.isNone()) {
-    structure_ = value;
-    stats_.resize(tensors.size());
-    shapes_.resize(tensors.size());
-    dtypes_.resize(tensors.size());
-    batches_.resize(tensors.size());
-    reduced_.resize(tensors.size());
+void CaptureSink::add(const CapturedValue& value) {
+  if (stats_.empty()) {
+    structure_ = value.value;  // the first batch's copies show where each tensor sits
+    const size_t n = value.tensors.size();
+    stats_.resize(n);
+    shapes_.resize(n);
+    dtypes_.resize(n);
+    batches_.resize(n);
+    reduced_.resize(n);
   }
-  for (size_t i = 0; i < tensors.size() && i < stats_.size(); ++i) {
-    const at::Tensor& t = tensors[i];
-    add_tensor(stats_[i], t);
-    if (shapes_[i].empty()) {
-      shapes_[i] = t.sizes().vec();
-      dtypes_[i] = dtype_name(t.scalar_type());
-    } else if (t.dim() > 0 && !shapes_[i].empty()) {
-      shapes_[i][0] += t.size(0);
+  for (size_t i = 0; i < value.tensors.size() && i < stats_.size(); ++i) {
+    const TensorSummary& t = value.tensors[i];
+    stats_[i].merge(t.stats);
+    if (dtypes_[i].empty()) {
+      shapes_[i] = t.shape;
+      dtypes_[i] = t.dtype;
+    } else if (!t.shape.empty() && !shapes_[i].empty()) {
+      shapes_[i][0] += t.shape[0];
     }
-    keep(i, t);
   }
-  if (!tensors.empty() && tensors[0].dim() > 0) samples_ += tensors[0].size(0);
+  if (!value.tensors.empty() && !value.tensors[0].shape.empty())
+    samples_ += value.tensors[0].shape[0];
+  if (value.value.isNone()) return;
+  std::vector<at::Tensor> copies;
+  flatten_tensors(value.value, copies);
+  for (size_t i = 0; i < copies.size() && i < stats_.size(); ++i) keep(i, copies[i]);
 }
 
 void CaptureSink::keep(size_t i, const at::Tensor& t) {

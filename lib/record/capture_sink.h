@@ -1,5 +1,6 @@
-// Collects one capture of one layer call across batches: statistics always, and the tensors
-// concatenated along dim 0 or reduced over samples, until written out.
+// Collects one capture of one layer call across batches: statistics always (merged from each
+// batch's summaries), and the tensors, when saved, concatenated along dim 0 or reduced over
+// samples until written out.
 #pragma once
 #include <ATen/core/ivalue.h>
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "record/captures.h"
+#include "record/recorder.h"
 #include "stats/running_stats.h"
 
 namespace modrec {
@@ -21,7 +23,7 @@ class CaptureSink {
  public:
   CaptureSink(SaveFormat save, Reduce reduce) : save_(save), reduce_(reduce) {}
 
-  void add(const c10::IValue& value);  // one batch
+  void add(const CapturedValue& value);  // one batch
 
   size_t num_tensors() const { return stats_.size(); }
   const RunningStats& stats(size_t i) const { return stats_[i]; }

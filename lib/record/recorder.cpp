@@ -6,12 +6,8 @@
 namespace modrec {
 namespace {
 
-at::Tensor snapshot(const at::Tensor& t) {
+at::Tensor copy_of(const at::Tensor& t) {
   return t.detach().clone(at::MemoryFormat::Contiguous);
-}
-
-c10::IValue snapshot(const c10::IValue& v) {
-  return map_tensors(v, [](const at::Tensor& t) { return snapshot(t); });
 }
 
 c10::IValue one_or_tuple(std::vector<c10::IValue> items) {
@@ -19,27 +15,54 @@ c10::IValue one_or_tuple(std::vector<c10::IValue> items) {
   return c10::ivalue::Tuple::create(std::move(items));
 }
 
-std::vector<c10::IValue> as_values(const std::vector<at::Tensor>& tensors) {
-  std::vector<c10::IValue> out;
-  for (const auto& t : tensors) out.push_back(t.defined() ? c10::IValue(t) : c10::IValue());
+// Gradients slot by slot into `skeleton`'s places (None where none arrived), with summaries of
+// the ones that did.
+CapturedValue gather(const c10::IValue& skeleton, const std::vector<GradientSlot>& slots,
+                     bool keep_copies) {
+  CapturedValue out;
+  std::vector<at::Tensor> copies;
+  for (const auto& slot : slots) {
+    if (slot.summary) out.tensors.push_back(*slot.summary);
+    copies.push_back(slot.copy);
+  }
+  if (keep_copies && !out.tensors.empty()) out.value = rebuild_tensors(skeleton, copies);
   return out;
 }
 
 }  // namespace
 
-c10::IValue captured_value(const CapturedCall& call, Capture capture) {
+CapturedValue captured_value(const CapturedCall& call, Capture capture) {
   switch (capture) {
-    case Capture::input: return one_or_tuple(call.args);
+    case Capture::input: return call.input;
     case Capture::output: return call.output;
-    case Capture::grad_input: return one_or_tuple(as_values(call.grad_input));
-    case Capture::grad_output: return rebuild_tensors(call.output_shape, call.grad_output);
+    case Capture::grad_input: {
+      const bool keep = std::any_of(call.grad_input.begin(), call.grad_input.end(),
+                                    [](const GradientSlot& s) { return s.copy.defined(); });
+      std::vector<c10::IValue> places(call.num_args, c10::IValue(at::Tensor()));
+      return gather(one_or_tuple(std::move(places)), call.grad_input, keep);
+    }
+    case Capture::grad_output: {
+      const bool keep = std::any_of(call.grad_output.begin(), call.grad_output.end(),
+                                    [](const GradientSlot& s) { return s.copy.defined(); });
+      return gather(call.output_skeleton, call.grad_output, keep);
+    }
   }
   return {};
 }
 
-Recorder::Recorder(CaptureSet captures, std::function<bool(int)> selected,
+Recorder::Recorder(CaptureSet captures, bool keep_copies, std::function<bool(int)> selected,
                    const TraceCollector& trace)
-    : captures_(captures), selected_(std::move(selected)), trace_(trace) {}
+    : captures_(captures), keep_copies_(keep_copies), selected_(std::move(selected)),
+      trace_(trace) {}
+
+CapturedValue Recorder::capture(const c10::IValue& value) const {
+  CapturedValue out;
+  std::vector<at::Tensor> tensors;
+  flatten_tensors(value, tensors);
+  for (const auto& t : tensors) out.tensors.push_back(summarize_tensor(t));
+  if (keep_copies_) out.value = map_tensors(value, copy_of);
+  return out;
+}
 
 void Recorder::enter(int module, const std::vector<c10::IValue>& args) {
   const int call = static_cast<int>(trace_.trace().calls.size()) - 1;
@@ -50,10 +73,18 @@ void Recorder::enter(int module, const std::vector<c10::IValue>& args) {
   CapturedCall& captured = captured_.emplace_back();
   captured.call = call;
   captured.module = module;
-  if (captures_.input)
-    for (const auto& a : args) captured.args.push_back(snapshot(a));
+  captured.num_args = args.size();
+  if (captures_.input) captured.input = capture(one_or_tuple(args));
   if (captures_.grad_input) captured.grad_input.resize(args.size());
   open_.push_back(&captured);
+}
+
+void Recorder::hook(const at::Tensor& t, std::vector<GradientSlot>& slots, size_t slot) const {
+  const bool keep = keep_copies_;
+  on_gradient(t, [&slots, slot, keep](const at::Tensor& grad) {
+    slots[slot].summary = summarize_tensor(grad);
+    if (keep) slots[slot].copy = copy_of(grad);
+  });
 }
 
 // Only reached with InstrumentOptions::route_tensor_args. The clone separates this call's use of
@@ -62,9 +93,7 @@ at::Tensor Recorder::route(int, size_t argno, const at::Tensor& x) {
   CapturedCall* call = open_.empty() ? nullptr : open_.back();
   if (!call || !captures_.grad_input || !x.requires_grad()) return x;
   at::Tensor routed = x.clone();
-  on_gradient(routed, [call, argno](const at::Tensor& grad) {
-    call->grad_input[argno] = grad.detach().clone();
-  });
+  hook(routed, call->grad_input, argno);
   return routed;
 }
 
@@ -73,26 +102,25 @@ c10::IValue Recorder::leave(int, const c10::IValue& output) {
   CapturedCall* call = open_.back();
   open_.pop_back();
   if (!call) return output;
-  if (captures_.output) call->output = snapshot(output);
+  if (captures_.output) call->output = capture(output);
   return captures_.grad_output ? route_outputs(*call, output) : output;
 }
 
 // The caller continues with hooked clones of the returned tensors: their gradient is what flows
 // in from outside the call, as Python's register_full_backward_hook reports it. A hook on the
 // returned tensor itself would also count uses inside the call (an LSTM cell's c feeds its h),
-// and stays exact when an in-place op rewrites the clone later (retain_grad would not).
+// and the clone stays exact when an in-place op rewrites it later (retain_grad would not).
 c10::IValue Recorder::route_outputs(CapturedCall& call, const c10::IValue& output) {
-  call.output_shape = output;
-  call.grad_output.clear();
-  return map_tensors(output, [&call](const at::Tensor& t) {
-    const size_t slot = call.grad_output.size();
-    call.grad_output.emplace_back();
+  call.output_skeleton = map_tensors(output, [](const at::Tensor&) { return at::Tensor(); });
+  std::vector<at::Tensor> tensors;
+  flatten_tensors(output, tensors);
+  call.grad_output.assign(tensors.size(), GradientSlot());
+  size_t slot = 0;
+  return map_tensors(output, [&](const at::Tensor& t) {
+    const size_t i = slot++;
     if (!t.requires_grad()) return t;
     at::Tensor routed = t.clone();
-    CapturedCall* target = &call;
-    on_gradient(routed, [target, slot](const at::Tensor& grad) {
-      target->grad_output[slot] = grad.detach().clone();
-    });
+    hook(routed, call.grad_output, i);
     return routed;
   });
 }

@@ -1,34 +1,51 @@
-// CallHooks that keep the chosen values of the selected calls of one pass: clones of inputs and
-// outputs at call time (in-place ops later would overwrite them) and gradient hooks that fill in
-// grad_input / grad_output during backward.
+// CallHooks that record the chosen values of the selected calls of one pass. Every captured tensor
+// is summarized (statistics, shape, dtype) the moment it exists: inputs as a call starts, outputs
+// as it returns (later in-place ops would overwrite them), gradients inside the autograd hooks.
+// Copies are made only when the tensors are to be saved.
 #pragma once
 #include <deque>
 #include <functional>
+#include <optional>
 
 #include "instrument/call_hooks.h"
 #include "record/captures.h"
+#include "record/tensor_stats.h"
 #include "run/trace_collector.h"
 
 namespace modrec {
 
+// One capture of one call in one batch.
+struct CapturedValue {
+  c10::IValue value;                   // with copies of the tensors when saving, else None
+  std::vector<TensorSummary> tensors;  // every present tensor, depth-first
+};
+
+// A gradient that may arrive during backward, for one tensor slot of a call.
+struct GradientSlot {
+  std::optional<TensorSummary> summary;  // empty: no gradient reached it
+  at::Tensor copy;                       // when saving
+};
+
 struct CapturedCall {
   int call = 0;  // index in the pass's CallTrace
   int module = 0;
-  std::vector<c10::IValue> args;   // input: clones of the positional arguments
-  c10::IValue output;              // output: a clone, structure kept
-  c10::IValue output_shape;        // the returned value, for the structure of grad_output
-  std::vector<at::Tensor> grad_output;  // per tensor of the output, depth-first; undefined: none
-  std::vector<at::Tensor> grad_input;   // per positional argument; undefined: none
+  CapturedValue input, output;
+  c10::IValue output_skeleton;  // the output's structure, tensors left undefined
+  size_t num_args = 0;
+  std::vector<GradientSlot> grad_output;  // per tensor of the output, depth-first
+  std::vector<GradientSlot> grad_input;   // per positional argument
 };
 
-// The value of one capture, as saved: a single argument or tensor stays itself, several become a
-// tuple; grad_output mirrors the output's structure with None where no gradient arrived.
-c10::IValue captured_value(const CapturedCall& call, Capture capture);
+// The value of one capture, once backward is done. A single argument or tensor stays itself,
+// several become a tuple; gradients that never arrived are None.
+CapturedValue captured_value(const CapturedCall& call, Capture capture);
 
 class Recorder : public CallHooks {
  public:
   // `selected(call index)` is asked once per call, when it starts; `trace` has already seen it.
-  Recorder(CaptureSet captures, std::function<bool(int)> selected, const TraceCollector& trace);
+  // `keep_copies`: keep the tensors themselves (to save them), not only their summaries.
+  Recorder(CaptureSet captures, bool keep_copies, std::function<bool(int)> selected,
+           const TraceCollector& trace);
 
   void enter(int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int module, const c10::IValue& output) override;
@@ -37,9 +54,12 @@ class Recorder : public CallHooks {
   std::deque<CapturedCall>& captured() { return captured_; }
 
  private:
+  CapturedValue capture(const c10::IValue& value) const;
+  void hook(const at::Tensor& t, std::vector<GradientSlot>& slots, size_t slot) const;
   c10::IValue route_outputs(CapturedCall& call, const c10::IValue& output);
 
   CaptureSet captures_;
+  bool keep_copies_;
   std::function<bool(int)> selected_;
   const TraceCollector& trace_;
   std::deque<CapturedCall> captured_;  // a deque: gradient hooks hold pointers into it

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
+#include "tensors/dtype.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -53,6 +54,12 @@ void add_tensor(RunningStats& stats, const at::Tensor& tensor) {
                       " are not supported",
                   "record", "record real-valued layers only");
   }
+}
+
+TensorSummary summarize_tensor(const at::Tensor& t) {
+  TensorSummary s{RunningStats(), t.sizes().vec(), dtype_name(t.scalar_type())};
+  add_tensor(s.stats, t);
+  return s;
 }
 
 }  // namespace modrec

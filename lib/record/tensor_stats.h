@@ -2,11 +2,23 @@
 #pragma once
 #include <ATen/core/Tensor.h>
 
+#include <string>
+#include <vector>
+
 #include "stats/running_stats.h"
 
 namespace modrec {
 
 // half and bfloat16 are widened to float first (exactly); complex dtypes are rejected.
 void add_tensor(RunningStats& stats, const at::Tensor& t);
+
+// What record keeps of a tensor when it does not keep the tensor.
+struct TensorSummary {
+  RunningStats stats;
+  std::vector<int64_t> shape;
+  std::string dtype;
+};
+
+TensorSummary summarize_tensor(const at::Tensor& t);
 
 }  // namespace modrec
