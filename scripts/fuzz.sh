@@ -4,7 +4,7 @@
 # and findings per target; exits non-zero when a target found a crash, leak, sanitizer report,
 # timeout or out-of-memory input (saved as build-fuzz/findings/<target>/crash-*, leak-*, ...).
 # usage: scripts/fuzz.sh [SECONDS=360] [TARGET...]   targets: tensor_file model_file (default both)
-# Reproduce one finding: build-fuzz/fuzz_<target> build-fuzz/findings/<target>/crash-<sha>
+# Reproduce one finding: build-fuzz/tests/fuzz/fuzz_<target> build-fuzz/findings/<target>/crash-<sha>
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${MODREC_FUZZ_BUILD:-$root/build-fuzz}"
@@ -12,7 +12,8 @@ seconds="${1:-360}"
 (($#)) && shift
 targets=("$@")
 ((${#targets[@]})) || targets=(tensor_file model_file)
-source "$root/scripts/sanitizers/env.sh"
+# Full malloc stacks: LibTorch has no frame pointers, and lsan.supp matches frames inside it.
+ASAN_EXTRA="fast_unwind_on_malloc=0" source "$root/scripts/sanitizers/env.sh"
 
 build_targets() {
   [ -f "$build/build.ninja" ] ||
@@ -26,26 +27,30 @@ make_seeds() {
   local generated="$build/seeds/generated"
   [ -d "$generated" ] || /usr/bin/python3 "$root/tests/fuzz/make_seeds.py" "$generated"
   mkdir -p "$build/seeds/tensor_file" "$build/seeds/model_file"
-  cp -u "$root"/samples/*.input.pt "$generated"/* "$build/seeds/tensor_file/"
+  cp -u "$root"/samples/*.input.pt "$generated"/* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
   cp -u "$root"/samples/*.pt "$generated"/*.pt "$build/seeds/model_file/"
 }
 
-stat_of() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
-
-# Runs one target; its corpus (build-fuzz/corpus/<target>) grows across runs.
+# Runs one target in libFuzzer's fork mode, so that a timeout or out-of-memory input is saved and
+# fuzzing goes on; a crash (sanitizer report, uncaught exception, leak) ends the run. Its corpus
+# (build-fuzz/corpus/<target>) grows across runs. Non-zero when it crashed or saved any finding.
 fuzz() {
   local target="$1" log="$build/fuzz_$1.log" findings="$build/findings/$1"
   mkdir -p "$build/corpus/$target" "$findings"
   local rc=0
-  "$build/fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 \
-    -rss_limit_mb=4096 -dict="$root/tests/fuzz/npy_zip.dict" -artifact_prefix="$findings/" \
+  "$build/tests/fuzz/fuzz_$target" -fork=1 -ignore_timeouts=1 -ignore_ooms=1 -max_total_time="$seconds" \
+    -timeout=20 -rss_limit_mb=4096 -dict="$root/tests/fuzz/npy_zip.dict" -artifact_prefix="$findings/" \
     "$build/corpus/$target" "$build/seeds/$target" >"$log" 2>&1 || rc=$?
-  local cov
-  cov="$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1 || true)"
-  echo "fuzz_$target: rc=$rc executions=$(stat_of number_executed_units "$log") ${cov:-cov: ?}" \
-    "corpus=$(ls "$build/corpus/$target" | wc -l) findings=$(ls "$findings" | wc -l) log=$log"
-  if ((rc)); then grep -m3 -E '^==[0-9]+==ERROR|SUMMARY|runtime error|uncaught exception' "$log" || true; fi
-  return "$rc"
+  # fork mode's progress line: "#<executions>: cov: N ft: N corp: N exec/s N oom/timeout/crash: a/b/c ..."
+  local last
+  last="$(grep -E '^#[0-9]+: cov:' "$log" | tail -1 || true)"
+  local count
+  count="$(ls "$findings" | wc -l)"
+  echo "fuzz_$target: rc=$rc executions=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")" \
+    "$(grep -oE 'cov: [0-9]+ ft: [0-9]+' <<<"$last") $(grep -oE 'oom/timeout/crash: [0-9/]+' <<<"$last")" \
+    "corpus=$(ls "$build/corpus/$target" | wc -l) findings=$count ($findings) log=$log"
+  grep -m5 -E '^==[0-9]+==ERROR|^SUMMARY|runtime error|uncaught exception' "$log" | sort -u || true
+  ((rc == 0 && count == 0))
 }
 
 build_targets

@@ -1,14 +1,18 @@
 #include "tensors/read_inputs.h"
 
-#include <caffe2/serialize/in_memory_adapter.h>
 #include <caffe2/serialize/inline_container.h>
-#include <torch/csrc/jit/serialization/pickle.h>
+#include <caffe2/serialize/read_adapter_interface.h>
+#include <torch/csrc/jit/serialization/import_read.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "load/pickle_head.h"
 #include "tensors/npy.h"
+#include "tensors/pickle_lengths.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -33,12 +37,39 @@ std::vector<char> read_file(const std::string& path) {
   return bytes;
 }
 
+// The file's bytes for LibTorch's zip reader. LibTorch's MemoryReadAdapter (and the reader inside
+// pickle_load, so it is not used either) copies whatever range miniz asks for, and a malformed zip
+// makes miniz ask for bytes before the buffer: an out-of-bounds read found by fuzzing
+// (tests/fuzz/regressions/). Reading short instead makes miniz report the archive as invalid.
+class BoundedReader final : public caffe2::serialize::ReadAdapterInterface {
+ public:
+  explicit BoundedReader(const std::vector<char>& bytes) : bytes_(bytes) {}
+  size_t size() const override { return bytes_.size(); }
+  size_t read(uint64_t pos, void* buf, size_t n, const char* /*what*/) const override {
+    if (pos >= bytes_.size()) return 0;
+    n = std::min<uint64_t>(n, bytes_.size() - pos);
+    std::memcpy(buf, bytes_.data() + pos, n);
+    return n;
+  }
+
+ private:
+  const std::vector<char>& bytes_;
+};
+
+using ZipReader = caffe2::serialize::PyTorchStreamReader;
+
+std::unique_ptr<ZipReader> open_zip(const std::vector<char>& bytes, const std::string& path) {
+  try {
+    return std::make_unique<ZipReader>(std::make_shared<BoundedReader>(bytes));
+  } catch (const std::exception&) {  // c10::Error, or std::invalid_argument for a bad version record
+    throw bad_input(path, "is truncated or not a valid zip archive");
+  }
+}
+
 // Reasons found without unpickling: the archive's entries and the head of data.pkl.
-PickleHead check_archive(const std::vector<char>& bytes, const std::string& path) {
+PickleHead check_archive(ZipReader& reader, const std::string& path) {
   std::string data_pkl;
   try {
-    caffe2::serialize::PyTorchStreamReader reader(
-        std::make_shared<caffe2::serialize::MemoryReadAdapter>(bytes.data(), bytes.size()));
     if (reader.hasRecord("constants.pkl"))
       throw bad_input(path, "is a TorchScript model, not a tensor file",
                       "give the model as MODEL, and as --input a tensor saved with torch.save(x, path)");
@@ -48,6 +79,10 @@ PickleHead check_archive(const std::vector<char>& bytes, const std::string& path
   } catch (const c10::Error&) {
     throw bad_input(path, "is truncated or not a valid zip archive");
   }
+  PickleOverrun overrun;
+  if (find_pickle_overrun(data_pkl, overrun))
+    throw bad_input(path, "is damaged: its data.pkl claims " + std::to_string(overrun.claimed) + " bytes at offset " +
+                              std::to_string(overrun.at) + " but ends before");
   PickleHead head = read_pickle_head(data_pkl);
   if (head.protocol >= 4)
     throw bad_input(path, "uses pickle protocol " + std::to_string(head.protocol) + ", which LibTorch 1.13 cannot read",
@@ -63,9 +98,10 @@ PickleHead check_archive(const std::vector<char>& bytes, const std::string& path
   return head;
 }
 
-c10::IValue unpickle(const std::vector<char>& bytes, const PickleHead& head, const std::string& path) {
+// What torch::jit::pickle_load does, over the bounded reader.
+c10::IValue unpickle(ZipReader& reader, const PickleHead& head, const std::string& path) {
   try {
-    return torch::jit::pickle_load(bytes);
+    return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader);
   } catch (const c10::Error& e) {
     if (head.first_op == ']')
       throw bad_input(path, "is a one-element list, which LibTorch 1.13 cannot read",
@@ -73,6 +109,8 @@ c10::IValue unpickle(const std::vector<char>& bytes, const PickleHead& head, con
     if (head.first_op == '}')
       throw bad_input(path, "is a one-key dict, which LibTorch 1.13 cannot read");
     throw bad_input(path, "cannot be read: " + first_line(e.what_without_backtrace()));
+  } catch (const std::exception& e) {  // std::length_error, std::bad_alloc: a huge string length
+    throw bad_input(path, std::string("cannot be read: ") + e.what());
   }
 }
 
@@ -106,8 +144,9 @@ std::vector<at::Tensor> read_inputs(const std::string& path) {
                     "save it again with torch.save(x, path) from PyTorch 1.6 or newer");
   if (head.rfind("PK\x03\x04", 0) != 0)
     throw bad_input(path, "is neither a torch.save file nor a .npy array");
-  PickleHead pickle = check_archive(bytes, path);
-  return tensors_of(unpickle(bytes, pickle, path), path);
+  std::unique_ptr<ZipReader> reader = open_zip(bytes, path);
+  PickleHead pickle = check_archive(*reader, path);
+  return tensors_of(unpickle(*reader, pickle, path), path);
 }
 
 }  // namespace modrec
