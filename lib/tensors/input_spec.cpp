@@ -19,7 +19,10 @@ Error bad_spec(const std::string& text, const std::string& why) {
 int64_t parse_dim(const std::string& text, const std::string& dim) {
   if (dim.empty() || dim.size() > 12 || !std::all_of(dim.begin(), dim.end(), ::isdigit))
     throw bad_spec(text, "'" + dim + "' is not a dimension");
-  return std::stoll(dim);
+  const int64_t size = std::stoll(dim);
+  if (size == 0)  // an empty input runs no layer; say so here rather than as a model failure
+    throw bad_spec(text, "dimensions must be at least 1");
+  return size;
 }
 
 }  // namespace

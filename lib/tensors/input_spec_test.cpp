@@ -25,7 +25,7 @@ TEST_CASE("parse_input_spec reads shapes and dtypes") {
 }
 
 TEST_CASE("bad specs are usage errors naming --input-size") {
-  for (const char* bad : {"", "x3", "3x", "3xx4", "-1x3", "3x4:", "3x4:float8", "3x4.5", "a", "3,4", "1x2:long:int"}) {
+  for (const char* bad : {"", "x3", "3x", "3xx4", "-1x3", "3x4:", "3x4:float8", "3x4.5", "a", "3,4", "1x2:long:int", "0x3", "2x0"}) {
     INFO(bad);
     try {
       parse_input_spec(bad);
