@@ -1,5 +1,7 @@
 #include "stats/running_stats.h"
 
+#include "stats/hot_loop.h"
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -27,7 +29,7 @@ size_t compact_finite(double* v, size_t n, int64_t& nans) {
 
 // Converts src to double into dst, finite values first; returns the number of finite values.
 template <class T>
-size_t load_chunk(const T* src, size_t n, double* dst, int64_t& nans) {
+MODREC_HOT_LOOP size_t load_chunk(const T* src, size_t n, double* dst, int64_t& nans) {
   for (size_t i = 0; i < n; ++i) dst[i] = static_cast<double>(src[i]);
   if constexpr (std::is_floating_point_v<T>) {
     int64_t nonfinite = 0;
@@ -44,7 +46,7 @@ struct ChunkMoments {
   int64_t zeros;
 };
 
-ChunkMoments first_pass(const double* v, size_t n, double shift) {
+MODREC_HOT_LOOP ChunkMoments first_pass(const double* v, size_t n, double shift) {
   double s[4] = {0, 0, 0, 0};
   double lo[4] = {v[0], v[0], v[0], v[0]}, hi[4] = {v[0], v[0], v[0], v[0]};
   int64_t zeros[4] = {0, 0, 0, 0};
@@ -75,7 +77,7 @@ struct Deviations {
   double sum = 0, sum_sq = 0;  // of x - shift - center
 };
 
-Deviations second_pass(const double* v, size_t n, double shift, double center) {
+MODREC_HOT_LOOP Deviations second_pass(const double* v, size_t n, double shift, double center) {
   double s[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
