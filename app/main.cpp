@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <iostream>
+#include <regex>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -37,10 +38,16 @@ int fail(const std::string& line, int code) {
   return code;
 }
 
-// CLI11's messages are reworded into the contract's one-line form.
-int usage_error(const CLI::ParseError& e) {
-  return fail("modrec: error: " + std::string(e.what()) + ": see modrec --help",
-              static_cast<int>(modrec::Exit::usage));
+// CLI11's messages in the contract's one-line form, naming the flag and the help to read.
+int usage_error(const CLI::ParseError& e, const CLI::App& app) {
+  const std::string text = e.what();
+  std::smatch flag;
+  const bool named = std::regex_search(text, flag, std::regex("--?[A-Za-z][A-Za-z0-9_-]*"));
+  const auto subcommands = app.get_subcommands();
+  const std::string command = subcommands.empty() ? "" : " " + subcommands[0]->get_name();
+  const modrec::Error error(modrec::Exit::usage, text, named ? flag.str() : "command line",
+                            "see modrec" + command + " --help");
+  return fail(error.line(), static_cast<int>(error.code()));
 }
 
 }  // namespace
@@ -72,7 +79,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return usage_error(e);
+    return usage_error(e, app);
   }
   setup_logging(g);
   try {

@@ -229,9 +229,11 @@ class Flags(ErrorCase):
             with self.subTest(args=args[2:]):
                 self.fails(2, *args, words=words, strict=False)
 
-    @unittest.expectedFailure  # app/main.cpp: CLI11 errors lack the "(<flag>): <hint>" form
     def test_parser_errors_follow_the_line_form(self):
-        self.fails(2, "summary", NET, "--bogus", words=["(--bogus)"])
+        self.fails(2, "summary", NET, "--bogus", words=["(--bogus)", "modrec summary --help"])
+        self.fails(2, "record", NET, "--input-size", "2x1x28x28", "--layers", "all", "--save", "bogus",
+                   words=["(--save)", "pt,npy,none"])
+        self.fails(2, "record", NET, "--input-size", "2x1x28x28", words=["(--layers)", "required"])
 
 
 class ModelVariable(ErrorCase):

@@ -19,6 +19,8 @@ void install(int signo, struct sigaction* old) {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART | SA_RESETHAND;  // no EINTR in file I/O; a 2nd signal kills
   sigaction(signo, &action, old);
+  // A signal the parent chose to ignore (a shell's `cmd &`) stays ignored.
+  if (old->sa_handler == SIG_IGN) sigaction(signo, old, nullptr);
 }
 
 std::string signal_name(int signo) {
