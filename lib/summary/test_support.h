@@ -101,7 +101,7 @@ inline bool is_divider(const std::string& line) {
 
 // The tables of a torchinfo reference output, each ending with its last divider and newline.
 inline std::vector<std::string> reference_tables(const std::string& file) {
-  std::ifstream in(std::string(MODREC_SOURCE_DIR) + "/../shared/docs/torchinfo-reference/" + file);
+  std::ifstream in(std::string(MODREC_SOURCE_DIR) + "/tests/torchinfo-reference/" + file);
   std::vector<std::string> tables;
   std::string line, previous, current;
   while (std::getline(in, line)) {
