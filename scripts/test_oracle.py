@@ -10,8 +10,8 @@
    ReLUs (against a copy of the model with inplace=False).
 3. Scripted samples load into the eager models (state_dict keys match) and
    give the same outputs; make_samples.py is byte-reproducible.
-DIR defaults to $MODREC_TORCHINFO_REF, then docs/torchinfo-reference in the
-repository, then /work/shared/docs/torchinfo-reference.
+DIR defaults to $MODREC_TORCHINFO_REF, then tests/torchinfo-reference in the
+repository (torchinfo 1.8.0's own reference tables).
 """
 import copy
 import hashlib
@@ -38,8 +38,7 @@ REF_DIR = ""
 
 def find_ref_dir(given: Optional[str]) -> str:
     for d in (given, os.environ.get("MODREC_TORCHINFO_REF"),
-              os.path.join(ROOT, "docs", "torchinfo-reference"),
-              "/work/shared/docs/torchinfo-reference"):
+              os.path.join(ROOT, "tests", "torchinfo-reference")):
         if d and os.path.isdir(d):
             return d
     raise SystemExit("test_oracle: torchinfo-reference/ not found; pass --ref DIR")
