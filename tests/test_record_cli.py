@@ -451,6 +451,40 @@ class RecordCliTest(unittest.TestCase):
                 for f, t in zip(files, torch.load(sample_input(name))):
                     self.assertTrue(numpy.array_equal(numpy.load(os.path.join(npy, f)), t.numpy()))
 
+    def test_batched_npy_files_are_whole_arrays(self):
+        """With --batch-size, --save npy appends each batch to the .npy file: NumPy reads the
+        concatenated array, the header holding the whole shape, and no spooled batch is left."""
+        model = os.path.join(tempfile.mkdtemp(prefix="rec-cli-flatten-"), "flatten.pt")
+        torch.jit.script(torch.nn.Sequential(torch.nn.Flatten())).save(model)
+        args = ("--capture", "input,output", "--no-backward", "--save", "npy")
+        runs = [("SingleInputNet", batched(None, "--save", "npy"), batched(2, "--save", "npy"))]
+        for dtype in ("bfloat16", "float16"):  # 7 samples: batches of 3, 3 and 1
+            x = tensor_file((7, 2, 3), dtype=dtype, seed=5)
+            runs.append((dtype, record(model, [x], *args)[0],
+                         record(model, [x], *args, "--batch-size", "3")[0]))
+        for name, whole, split in runs:
+            whole_layers = load_json(whole, "manifest.json")["layers"]
+            for layer, whole_layer in zip(load_json(split, "manifest.json")["layers"], whole_layers):
+                for capture, info in layer["captures"].items():
+                    self.assertEqual(info["files"], whole_layer["captures"][capture]["files"])
+                    for f, shape in zip(info["files"], info["shapes"]):
+                        with open(os.path.join(split, f), "rb") as fh:
+                            self.assertEqual(numpy.lib.format.read_magic(fh), (1, 0))
+                            header_shape = numpy.lib.format.read_array_header_1_0(fh)[0]
+                        got, want = numpy.load(os.path.join(split, f)), numpy.load(os.path.join(whole, f))
+                        self.assertEqual(list(header_shape), shape, (name, f))
+                        self.assertEqual((got.shape, got.dtype), (want.shape, want.dtype), (name, f))
+                        self.assertTrue(numpy.allclose(got, want, rtol=1e-6, atol=1e-7), (name, f))
+                        if name != "SingleInputNet":  # bfloat16 has no NumPy dtype: float32
+                            self.assertEqual(got.dtype, "float32" if name == "bfloat16" else "float16")
+            self.assertEqual(self.spooled_files(split), [], name)
+        self.assertEqual(self.spooled_files(batched(2)), [])
+
+    @staticmethod
+    def spooled_files(run_dir):
+        return [os.path.join(d, n) for d, dirs, files in os.walk(run_dir) for n in dirs + files
+                if n == ".spool" or n.endswith(".raw")]
+
     # 8 ---------------------------------------------------------------------------------------
     def test_reused_module_calls_are_recorded_apart(self):
         name = "ReusedModuleNet"

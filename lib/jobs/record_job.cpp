@@ -152,31 +152,34 @@ void backward(const c10::IValue& output, const RecordJob& job, const at::Tensor&
 
 class Recording {
  public:
-  Recording(const RecordJob& job, Session& session)
-      : job_(job), session_(session), captures_(captures_of(job)), matcher_(job.layers),
-        save_(save_of(job.save)), reduce_(reduce_of(job.reduce)) {}
+  // Tensors are spooled into `dir` batch by batch (CaptureSink).
+  Recording(const RecordJob& job, Session& session, std::string dir)
+      : job_(job), session_(session), dir_(std::move(dir)), captures_(captures_of(job)),
+        matcher_(job.layers), save_(save_of(job.save)), reduce_(reduce_of(job.reduce)) {}
 
   void run_batch(const std::vector<c10::IValue>& batch, const at::Tensor& seed) {
     TraceCollector trace;
     CallSelector select(matcher_, session_.model.tree(), trace);
     Recorder recorder(captures_, save_ != SaveFormat::none, select, trace);
     c10::IValue output = run_forward(session_.model, batch, {true}, recorder, trace);
+    throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
     const auto labels = labels_of(session_.model.tree(), trace.trace());
     if (!validated_) {
       matcher_.select(layer_refs(session_.model.tree(), trace.trace(), labels));
       validated_ = true;
     }
     if (job_.backward) backward(output, job_, seed);
+    throw_if_interrupted();
     collect(recorder, trace.trace(), labels);
     ++batches_;
   }
 
-  void write(const std::string& dir, std::ostream& out) {
-    write_tensor_files(dir, layers_);
-    write_file_atomic(dir + "/stats.json", stats_json(layers_).dump(1) + "\n");
-    write_file_atomic(dir + "/stats.csv", stats_csv(layers_));
+  void write(std::ostream& out) {
+    write_tensor_files(dir_, layers_);
+    write_file_atomic(dir_ + "/stats.json", stats_json(layers_).dump(1) + "\n");
+    write_file_atomic(dir_ + "/stats.csv", stats_csv(layers_));
     const std::string manifest = manifest_json().dump(2) + "\n";
-    write_file_atomic(dir + "/manifest.json", manifest);
+    write_file_atomic(dir_ + "/manifest.json", manifest);
     if (job_.print_manifest) out << manifest;
   }
 
@@ -195,7 +198,7 @@ class Recording {
     const Module& m = session_.model.tree().modules[module];
     LayerRecording layer{label, m.path, m.type, number, {}};
     for (Capture capture : captures_.list())
-      layer.captures.push_back({capture, CaptureSink(save_, reduce_), {}});
+      layer.captures.push_back({capture, CaptureSink(save_, reduce_, dir_, label, capture), {}});
     by_label_[label] = layers_.size();
     layers_.push_back(std::move(layer));
     return layers_.back();
@@ -239,6 +242,7 @@ class Recording {
 
   const RecordJob& job_;
   Session& session_;
+  std::string dir_;
   CaptureSet captures_;
   LayerMatcher matcher_;
   SaveFormat save_;
@@ -268,7 +272,7 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs, {captures_of(job).grad_input});
   spdlog::debug("timing: load {:.6f} s", clock.lap());
-  Recording recording(job, session);
+  Recording recording(job, session, dir.path());
   const auto batches = batches_of(session.inputs, job.batch_size);
   if (seed.defined() && batches.size() > 1)
     throw Error(Exit::usage, "--grad cannot be combined with --batch-size", "--grad",
@@ -280,7 +284,7 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
     if (job.progress) job.progress(static_cast<int>(i + 1), static_cast<int>(batches.size()));
   }
   throw_if_interrupted();
-  recording.write(dir.path(), out);
+  recording.write(out);
   dir.commit();
   spdlog::debug("timing: write {:.6f} s", clock.lap());
 }

@@ -8,15 +8,7 @@
 
 namespace modrec {
 void CaptureSink::add(const CapturedValue& value) {
-  if (stats_.empty()) {
-    structure_ = value.value;  // the first batch's copies show where each tensor sits
-    const size_t n = value.tensors.size();
-    stats_.resize(n);
-    shapes_.resize(n);
-    dtypes_.resize(n);
-    batches_.resize(n);
-    reduced_.resize(n);
-  }
+  if (stats_.empty()) start(value);
   for (size_t i = 0; i < value.tensors.size() && i < stats_.size(); ++i) {
     const TensorSummary& t = value.tensors[i];
     stats_[i].merge(t.stats);
@@ -35,20 +27,48 @@ void CaptureSink::add(const CapturedValue& value) {
   for (size_t i = 0; i < copies.size() && i < stats_.size(); ++i) keep(i, copies[i]);
 }
 
+// At the first batch with tensors: their number fixes the file names.
+void CaptureSink::start(const CapturedValue& value) {
+  structure_ = map_tensors(value.value, [](const at::Tensor&) { return at::Tensor(); });
+  const size_t n = value.tensors.size();
+  stats_.resize(n);
+  shapes_.resize(n);
+  dtypes_.resize(n);
+  reduced_.resize(n);
+  if (save_ == SaveFormat::none || reduce_ != Reduce::none) return;
+  const std::string capture = capture_name(capture_);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string where = "layer " + label_ + ", " + capture +
+                              (n > 1 ? ", tensor " + std::to_string(i) : std::string());
+    if (save_ == SaveFormat::npy)
+      spools_.emplace_back(tensor_dir() + "/" + npy_name(i), TensorSpool::Layout::npy, where);
+    else
+      spools_.emplace_back(run_dir_ + "/.spool/" + label_ + "." + capture + "." +
+                               std::to_string(i) + ".raw",
+                           TensorSpool::Layout::raw, where);
+  }
+}
+
+// The folder run_files.h's write_tensor_files lists the files in.
+std::string CaptureSink::tensor_dir() const { return run_dir_ + "/tensors/" + label_; }
+
+std::string CaptureSink::npy_name(size_t i) const {
+  const std::string capture = capture_name(capture_);
+  return stats_.size() == 1 ? capture + ".npy" : capture + "." + std::to_string(i) + ".npy";
+}
+
 void CaptureSink::keep(size_t i, const at::Tensor& t) {
   if (save_ == SaveFormat::none) return;
   if (reduce_ == Reduce::none) {
-    batches_[i].push_back(t);
+    spools_[i].append(t);
     return;
   }
   at::Tensor summed = t.dim() > 0 ? t.to(at::kDouble).sum(0) : t.to(at::kDouble);
   reduced_[i] = reduced_[i].defined() ? reduced_[i] + summed : summed;
 }
 
-at::Tensor CaptureSink::result(size_t i) const {
-  if (reduce_ == Reduce::none)
-    return batches_[i].size() == 1 || batches_[i][0].dim() == 0 ? batches_[i][0]
-                                                                : at::cat(batches_[i], 0);
+at::Tensor CaptureSink::result(size_t i) {
+  if (reduce_ == Reduce::none) return spools_[i].take();
   at::Tensor r = reduce_ == Reduce::mean && samples_ > 0 ? reduced_[i] / double(samples_)
                                                          : reduced_[i];
   return r.to(saved_dtype(i) == "float64" ? at::kDouble : at::kFloat);
@@ -64,21 +84,22 @@ std::string CaptureSink::saved_dtype(size_t i) const {
   return "float32";
 }
 
-std::vector<std::string> CaptureSink::write(const std::string& dir,
-                                            const std::string& capture) const {
+std::vector<std::string> CaptureSink::write() {
   std::vector<std::string> files;
   if (save_ == SaveFormat::none || stats_.empty()) return files;
-  std::vector<at::Tensor> tensors;
-  for (size_t i = 0; i < stats_.size(); ++i) tensors.push_back(result(i));
   if (save_ == SaveFormat::pt) {
-    files.push_back(capture + ".pt");
-    write_pt(dir + "/" + files.back(), rebuild_tensors(structure_, tensors));
+    std::vector<at::Tensor> tensors;
+    for (size_t i = 0; i < stats_.size(); ++i) tensors.push_back(result(i));
+    files.push_back(std::string(capture_name(capture_)) + ".pt");
+    write_pt(tensor_dir() + "/" + files.back(), rebuild_tensors(structure_, tensors));
     return files;
   }
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    files.push_back(tensors.size() == 1 ? capture + ".npy"
-                                        : capture + "." + std::to_string(i) + ".npy");
-    write_npy(dir + "/" + files.back(), tensors[i]);
+  for (size_t i = 0; i < stats_.size(); ++i) {
+    files.push_back(npy_name(i));
+    if (reduce_ == Reduce::none)
+      spools_[i].finish();
+    else
+      write_npy(tensor_dir() + "/" + files.back(), result(i));
   }
   return files;
 }

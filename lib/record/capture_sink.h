@@ -1,6 +1,6 @@
 // Collects one capture of one layer call across batches: statistics always (merged from each
-// batch's summaries), and the tensors, when saved, concatenated along dim 0 or reduced over
-// samples until written out.
+// batch's summaries), and the tensors, when saved, either appended batch by batch to files
+// (TensorSpool: concatenated along dim 0, never all in memory) or reduced over samples in memory.
 #pragma once
 #include <ATen/core/ivalue.h>
 
@@ -10,6 +10,7 @@
 
 #include "record/captures.h"
 #include "record/recorder.h"
+#include "record/tensor_spool.h"
 #include "stats/running_stats.h"
 
 namespace modrec {
@@ -19,11 +20,20 @@ enum class Reduce { none, sum, mean };
 
 // --reduce sums each tensor over dim 0 (its samples) and across batches; mean divides by the
 // number of samples. Keeps one tensor per capture however many batches come.
+// Without --reduce, --save npy appends to the final files, tensors/<label>/<capture>[.<i>].npy,
+// from the first batch on; --save pt appends to .spool/<label>.<capture>.<i>.raw, read back and
+// deleted by write() (the last one removes .spool/), so that writing holds one capture at a time.
 class CaptureSink {
  public:
-  CaptureSink(SaveFormat save, Reduce reduce) : save_(save), reduce_(reduce) {}
+  // Files go under `run_dir` (the run's temporary directory).
+  CaptureSink(SaveFormat save, Reduce reduce, std::string run_dir, std::string label,
+              Capture capture)
+      : save_(save), reduce_(reduce), run_dir_(std::move(run_dir)), label_(std::move(label)),
+        capture_(capture) {}
 
-  void add(const CapturedValue& value);  // one batch
+  // One batch. Throws Error(model_failed) when its tensors cannot be concatenated to the earlier
+  // batches' (see TensorSpool), Error(write_failed) when they cannot be spooled.
+  void add(const CapturedValue& value);
 
   size_t num_tensors() const { return stats_.size(); }
   const RunningStats& stats(size_t i) const { return stats_[i]; }
@@ -34,21 +44,27 @@ class CaptureSink {
   std::string saved_dtype(size_t i) const;
   int64_t samples() const { return samples_; }
 
-  // Writes <dir>/<capture>.pt (structure kept) or <capture>.npy / <capture>.<i>.npy; returns the
-  // file names written (relative to dir).
-  std::vector<std::string> write(const std::string& dir, const std::string& capture) const;
+  // Completes tensors/<label>/<capture>.pt (structure kept) or <capture>.npy / <capture>.<i>.npy
+  // once every batch is in; returns the file names (relative to tensors/<label>).
+  std::vector<std::string> write();
 
  private:
+  void start(const CapturedValue& value);
+  std::string tensor_dir() const;
+  std::string npy_name(size_t i) const;
   void keep(size_t i, const at::Tensor& t);
-  at::Tensor result(size_t i) const;
+  at::Tensor result(size_t i);
 
   SaveFormat save_;
   Reduce reduce_;
-  c10::IValue structure_;  // the first batch's value: where each tensor sits
+  std::string run_dir_;
+  std::string label_;
+  Capture capture_;
+  c10::IValue structure_;  // the first batch's value, tensors left undefined: where each sits
   std::vector<RunningStats> stats_;
   std::vector<std::vector<int64_t>> shapes_;
   std::vector<std::string> dtypes_;
-  std::vector<std::vector<at::Tensor>> batches_;  // without --reduce
+  std::vector<TensorSpool> spools_;  // without --reduce
   std::vector<at::Tensor> reduced_;               // with --reduce
   int64_t samples_ = 0;
 };

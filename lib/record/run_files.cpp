@@ -34,7 +34,7 @@ void write_tensor_files(const std::string& dir, std::vector<LayerRecording>& lay
       throw Error(Exit::write_failed, "cannot create directory: " + ec.message(), dir + "/" + sub,
                   "check permissions and free space");
     for (auto& c : layer.captures)
-      for (const auto& name : c.sink.write(dir + "/" + sub, capture_name(c.capture)))
+      for (const auto& name : c.sink.write())
         c.files.push_back(sub + "/" + name);
   }
 }

@@ -9,7 +9,8 @@
 
 namespace modrec {
 
-// Writes tensors/<label>/<capture>.* for every capture and fills in CaptureRecording::files.
+// Completes tensors/<label>/<capture>.* for every capture (CaptureSink::write; `dir` is the
+// sinks' run directory) and fills in CaptureRecording::files.
 void write_tensor_files(const std::string& dir, std::vector<LayerRecording>& layers);
 
 nlohmann::json stats_json(const std::vector<LayerRecording>& layers);

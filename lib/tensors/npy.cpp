@@ -135,20 +135,30 @@ std::string shape_text(at::IntArrayRef sizes) {
 
 }  // namespace
 
-std::string npy_bytes(const at::Tensor& tensor, const std::string& path) {
-  std::string descr = descr_of(tensor.scalar_type(), path);
-  at::Tensor t = tensor.detach().to(at::kCPU);
-  if (t.scalar_type() == at::kBFloat16) t = t.to(at::kFloat);
-  t = t.contiguous();
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape_text(t.sizes()) + ", }";
+std::string npy_header(at::ScalarType type, at::IntArrayRef shape, const std::string& path,
+                       size_t min_length) {
+  std::string dict = "{'descr': '" + descr_of(type, path) + "', 'fortran_order': False, 'shape': " +
+                     shape_text(shape) + ", }";
   // numpy pads the header with spaces and a newline so that the data starts 64-byte aligned.
-  bool v2 = header.size() + 64 > 0xFFFF;  // version 2 only widens the header length to 4 bytes
-  size_t total = kMagicSize + 2 + (v2 ? 4 : 2) + header.size() + 1;
-  header += std::string((64 - total % 64) % 64, ' ') + "\n";
+  bool v2 = dict.size() + 64 > 0xFFFF;  // version 2 only widens the header length to 4 bytes
+  size_t prefix = kMagicSize + 2 + (v2 ? 4 : 2);
+  size_t total = std::max(prefix + dict.size() + 1, min_length);
+  dict += std::string((64 - total % 64) % 64 + (total - prefix - dict.size() - 1), ' ') + "\n";
   std::string out(kMagic, kMagicSize);
   out += v2 ? std::string("\x02\x00", 2) : std::string("\x01\x00", 2);
-  for (size_t i = 0; i < (v2 ? 4u : 2u); ++i) out += static_cast<char>((header.size() >> (8 * i)) & 0xFF);
-  out += header;
+  for (size_t i = 0; i < (v2 ? 4u : 2u); ++i) out += static_cast<char>((dict.size() >> (8 * i)) & 0xFF);
+  return out + dict;
+}
+
+at::Tensor npy_storable(const at::Tensor& tensor) {
+  at::Tensor t = tensor.detach().to(at::kCPU);
+  if (t.scalar_type() == at::kBFloat16) t = t.to(at::kFloat);
+  return t.contiguous();
+}
+
+std::string npy_bytes(const at::Tensor& tensor, const std::string& path) {
+  std::string out = npy_header(tensor.scalar_type(), tensor.sizes(), path);
+  at::Tensor t = npy_storable(tensor);
   if (t.numel() > 0)
     out.append(static_cast<const char*>(t.data_ptr()), static_cast<size_t>(t.numel()) * t.element_size());
   return out;

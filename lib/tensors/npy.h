@@ -11,6 +11,18 @@ namespace modrec {
 // Throws Error(bad_input, ..., path, ...) for anything else.
 at::Tensor parse_npy(const std::string& bytes, const std::string& path);
 
+// The header of a .npy file (magic to newline) for C-order data of `type` and `shape`, padded so
+// that the data starts 64-byte aligned and the header is at least `min_length` bytes: a header
+// reserved for a larger shape can later be rewritten in place. Version 1.0 unless the dict needs
+// more than 64 KiB. The descr is npy_storable's dtype. Throws Error(write_failed) naming `path`
+// for dtypes NumPy cannot hold (quantized types).
+std::string npy_header(at::ScalarType type, at::IntArrayRef shape, const std::string& path,
+                       size_t min_length = 0);
+
+// `t` as the bytes of a .npy file hold it: detached, on the CPU, contiguous, bfloat16 as float32
+// (exact: bfloat16 is float32 with a shorter mantissa).
+at::Tensor npy_storable(const at::Tensor& t);
+
 // The bytes of a version 1.0 .npy file holding `t` (C order). bfloat16 has no NumPy dtype and is
 // written as float32 ('<f4'), exactly; float16 is '<f2'. Throws Error(write_failed) for dtypes
 // NumPy cannot hold (quantized types).
