@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import zipfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
@@ -310,12 +311,23 @@ class Record(unittest.TestCase):
 
 # --- samples ------------------------------------------------------------------------
 
+def digest(path: str) -> str:
+    """sha256 of a file; of an archive, of its entries except the *.debug_pkl source ranges,
+    which hold the absolute path of models.py and so differ between checkouts."""
+    h = hashlib.sha256()
+    if not zipfile.is_zipfile(path):
+        with open(path, "rb") as f:
+            h.update(f.read())
+        return h.hexdigest()
+    with zipfile.ZipFile(path) as z:
+        for name in z.namelist():
+            if not name.endswith(".debug_pkl"):
+                h.update(name.encode() + b"\0" + z.read(name))
+    return h.hexdigest()
+
+
 def digests(folder: str) -> Dict[str, str]:
-    result = {}
-    for name in sorted(os.listdir(folder)):
-        with open(os.path.join(folder, name), "rb") as f:
-            result[name] = hashlib.sha256(f.read()).hexdigest()
-    return result
+    return {name: digest(os.path.join(folder, name)) for name in sorted(os.listdir(folder))}
 
 
 class Samples(unittest.TestCase):
