@@ -3,19 +3,15 @@
 #include <ATen/ATen.h>
 #include <spdlog/spdlog.h>
 
-#include <fstream>
-
-#include "check/layer_match.h"
 #include "jobs/session.h"
 #include "jobs/version.h"
+#include "record/backward.h"
+#include "record/batches.h"
+#include "record/call_selection.h"
 #include "record/recorder.h"
 #include "record/run_files.h"
 #include "run/forward.h"
-#include "run/value_meta.h"
-#include "summary/summary.h"
 #include "tensors/dtype.h"
-#include "tensors/read_inputs.h"
-#include "tensors/write_tensors.h"
 #include "util/atomic_dir.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
@@ -61,95 +57,6 @@ void check_options(const RecordJob& job) {
     throw Error(Exit::usage, "batch size must be positive", "--batch-size", "use e.g. 8");
 }
 
-// Splits every input along dim 0 into batches of `size` (0: one batch).
-std::vector<std::vector<c10::IValue>> batches_of(const std::vector<c10::IValue>& inputs,
-                                                 int64_t size) {
-  if (size == 0) return {inputs};
-  int64_t n = -1;
-  for (const auto& v : inputs) {
-    const at::Tensor& t = v.toTensor();
-    if (t.dim() == 0 || (n >= 0 && t.size(0) != n))
-      throw Error(Exit::usage, "inputs must share their first dimension to be batched",
-                  "--batch-size", "drop --batch-size or give inputs with equal dim 0");
-    n = t.size(0);
-  }
-  std::vector<std::vector<c10::IValue>> out;
-  for (int64_t start = 0; start < n; start += size) {
-    std::vector<c10::IValue> batch;
-    for (const auto& v : inputs) batch.emplace_back(v.toTensor().narrow(0, start, std::min(size, n - start)));
-    out.push_back(std::move(batch));
-  }
-  return out;
-}
-
-std::vector<std::string> labels_of(const ModuleTree& tree, const CallTrace& trace) {
-  return call_labels(summarize(tree, trace, 0), trace.calls.size());
-}
-
-// Whether a call is recorded, asked as it starts. A label selector needs the call's label, which
-// depends only on the calls before it: computed from the trace so far, and only for calls at the
-// depth of some label selector.
-class CallSelector {
- public:
-  CallSelector(const LayerMatcher& matcher, const ModuleTree& tree, const TraceCollector& trace)
-      : matcher_(matcher), tree_(tree), trace_(trace) {}
-
-  bool operator()(int call) const {
-    const Module& m = tree_.modules[trace_.trace().calls[call].module];
-    std::string label = std::to_string(m.depth) + "-0";  // matches no label selector
-    if (matcher_.needs_label(m.depth)) label = labels_of(tree_, trace_.trace())[call];
-    return matcher_.matches({label, m.path, m.type});
-  }
-
- private:
-  const LayerMatcher& matcher_;
-  const ModuleTree& tree_;
-  const TraceCollector& trace_;
-};
-
-std::vector<LayerRef> layer_refs(const ModuleTree& tree, const CallTrace& trace,
-                                 const std::vector<std::string>& labels) {
-  std::vector<LayerRef> refs;
-  for (size_t i = 0; i < trace.calls.size(); ++i) {
-    const Module& m = tree.modules[trace.calls[i].module];
-    refs.push_back({labels[i], m.path, m.type});
-  }
-  return refs;
-}
-
-// Which call of its module instance each call is, from 1.
-std::vector<int> call_numbers(const CallTrace& trace) {
-  std::map<int, int> seen;
-  std::vector<int> out;
-  for (const auto& c : trace.calls) out.push_back(++seen[c.module]);
-  return out;
-}
-
-at::Tensor first_output(const c10::IValue& output) {
-  std::vector<at::Tensor> tensors;
-  flatten_tensors(output, tensors);
-  if (tensors.empty())
-    throw Error(Exit::model_failed, "the model returned no tensor", "backward",
-                "use --no-backward");
-  return tensors[0];
-}
-
-void backward(const c10::IValue& output, const RecordJob& job, const at::Tensor& seed) {
-  at::Tensor out = first_output(output);
-  if (!out.requires_grad())
-    throw Error(Exit::model_failed, "the model's first output does not require grad", "backward",
-                "use --no-backward, or a model with parameters or float inputs");
-  if (seed.defined()) {
-    if (seed.sizes() != out.sizes())
-      throw Error(Exit::bad_input, "gradient shape " + c10::str(seed.sizes()) +
-                                       " differs from the first output's " + c10::str(out.sizes()),
-                  job.grad_file, "save a gradient of the first output's shape");
-    out.backward(seed.to(out.dtype()));
-  } else {
-    (job.loss == "mean" ? out.mean() : out.sum()).backward();
-  }
-}
-
 class Recording {
  public:
   // Tensors are spooled into `dir` batch by batch (CaptureSink).
@@ -159,7 +66,7 @@ class Recording {
 
   void run_batch(const std::vector<c10::IValue>& batch, const at::Tensor& seed) {
     TraceCollector trace;
-    CallSelector select(matcher_, session_.model.tree(), trace);
+    CallSelection select(matcher_, session_.model.tree(), trace);
     Recorder recorder(captures_, save_ != SaveFormat::none, select, trace);
     c10::IValue output = run_forward(session_.model, batch, {true}, recorder, trace);
     throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
@@ -168,7 +75,7 @@ class Recording {
       matcher_.select(layer_refs(session_.model.tree(), trace.trace(), labels));
       validated_ = true;
     }
-    if (job_.backward) backward(output, job_, seed);
+    if (job_.backward) run_backward(output, {job_.loss, seed, job_.grad_file});
     throw_if_interrupted();
     collect(recorder, trace.trace(), labels);
     ++batches_;
@@ -253,27 +160,18 @@ class Recording {
   std::map<std::string, size_t> by_label_;
 };
 
-at::Tensor gradient_seed(const RecordJob& job) {
-  if (job.grad_file.empty()) return {};
-  auto tensors = read_inputs(job.grad_file);
-  if (tensors.size() != 1)
-    throw Error(Exit::bad_input, "expected one tensor", job.grad_file,
-                "save the gradient of the first output with torch.save(t, FILE)");
-  return tensors[0];
-}
-
 }  // namespace
 
 void run_record_job(const RecordJob& job, std::ostream& out) {
   check_options(job);
-  const at::Tensor seed = gradient_seed(job);
+  const at::Tensor seed = job.grad_file.empty() ? at::Tensor() : read_gradient_seed(job.grad_file);
   AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
   InterruptGuard interrupts;
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs, {captures_of(job).grad_input});
   spdlog::debug("timing: load {:.6f} s", clock.lap());
   Recording recording(job, session, dir.path());
-  const auto batches = batches_of(session.inputs, job.batch_size);
+  const auto batches = split_batches(session.inputs, job.batch_size);
   if (seed.defined() && batches.size() > 1)
     throw Error(Exit::usage, "--grad cannot be combined with --batch-size", "--grad",
                 "record the whole input as one batch");

@@ -1,0 +1,22 @@
+// The backward pass of `record`: from a scalar loss of the model's first output, or from a given
+// gradient of that output (--grad FILE).
+#pragma once
+#include <ATen/core/ivalue.h>
+
+#include <string>
+
+namespace modrec {
+
+struct BackwardOptions {
+  std::string loss = "sum";  // sum|mean, when no seed is given
+  at::Tensor seed;           // d(loss)/d(first output), or undefined
+  std::string seed_file;     // named in errors
+};
+
+// The first output tensor (depth-first) must require grad; a seed must have its shape.
+void run_backward(const c10::IValue& output, const BackwardOptions& options);
+
+// Reads --grad FILE: exactly one tensor.
+at::Tensor read_gradient_seed(const std::string& path);
+
+}  // namespace modrec
