@@ -114,6 +114,19 @@ class InputFiles(ErrorCase):
                            words=[path, *words])
         self.assertFalse(os.path.exists(self.out()))
 
+    def test_flipped_data_byte_names_the_damaged_entry(self):
+        """LibTorch reads such a file without a word; modrec checks the CRC-32 of every entry."""
+        good = os.path.join(tempfile.mkdtemp(prefix="flip-"), "x.pt")
+        flipped = good.replace("x.pt", "flipped.pt")
+        code = ("import torch, sys, zipfile; torch.save(torch.ones(2, 1, 28, 28), sys.argv[1]); "
+                "z = zipfile.ZipFile(sys.argv[1]); e = [i for i in z.infolist() if i.filename.endswith('data/0')][0]; "
+                "b = bytearray(open(sys.argv[1], 'rb').read()); h = e.header_offset; "
+                "o = h + 30 + int.from_bytes(b[h + 26:h + 28], 'little') + int.from_bytes(b[h + 28:h + 30], 'little'); "
+                "b[o + 5] ^= 0x40; open(sys.argv[2], 'wb').write(b)")
+        subprocess.run([PYTHON, "-c", code, good, flipped], check=True)
+        run("summary", NET, "--input", good)
+        self.fails(3, "summary", NET, "--input", flipped, words=[flipped, "data/0", "CRC-32"])
+
 
 class WrongInput(ErrorCase):
     def record(self, *inputs, model=NET):

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 
+#include "load/archive.h"
 #include "load/pickle_head.h"
 #include "tensors/npy.h"
 #include "tensors/pickle_lengths.h"
@@ -146,6 +147,8 @@ std::vector<at::Tensor> read_inputs(const std::string& path) {
     throw bad_input(path, "is neither a torch.save file nor a .npy array");
   std::unique_ptr<ZipReader> reader = open_zip(bytes, path);
   PickleHead pickle = check_archive(*reader, path);
+  // LibTorch's zip reader checks no CRC-32: a damaged byte in the data would pass as a value.
+  Archive::open(path).verify_crc();
   return tensors_of(unpickle(*reader, pickle, path), path);
 }
 
