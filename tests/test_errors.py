@@ -93,6 +93,27 @@ class ModelFiles(ErrorCase):
                            words=[bad("flipped_weight.pt"), entry, "CRC-32"])
 
 
+class InflatedSizes(ErrorCase):
+    def test_compressed_entry_claiming_gigabytes_is_refused(self):
+        """A tiny damaged file must not make LibTorch allocate what a compressed entry claims."""
+        bad_model = os.path.join(tempfile.mkdtemp(prefix="inflate-"), "model.pt")
+        code = """
+import struct, sys, zipfile
+src, dst = sys.argv[1:]
+b = bytearray(open(src, "rb").read())
+e = [i for i in zipfile.ZipFile(src).infolist() if i.compress_type == zipfile.ZIP_DEFLATED][0]
+huge = struct.pack("<I", 0x7FFFFFFF)
+b[e.header_offset + 22:e.header_offset + 26] = huge  # local header: uncompressed size
+c = b.find(b"PK\\x01\\x02")
+while b[c + 46:c + 46 + int.from_bytes(b[c + 28:c + 30], "little")] != e.filename.encode():
+    c = b.find(b"PK\\x01\\x02", c + 4)
+b[c + 24:c + 28] = huge  # central directory: uncompressed size
+open(dst, "wb").write(b)
+"""
+        subprocess.run([PYTHON, "-c", code, NET, bad_model], check=True)
+        self.fails(3, "summary", bad_model, words=[bad_model, "impossible uncompressed size"])
+
+
 class InputFiles(ErrorCase):
     CASES = {
         NET: ["TorchScript model", "torch.save"],

@@ -13,10 +13,18 @@ namespace {
 
 // LibTorch inflates the compressed (code) entries without checking their CRC-32, and damaged
 // code then fails with a misleading TorchScript parse error, or worse, parses.
+// Deflate expands at most 1032:1, so a larger claimed size is damage, and must be refused before
+// LibTorch allocates it (a tiny file could otherwise ask for gigabytes).
+constexpr uint64_t kMaxDeflateRatio = 1032;
+
 void verify_compressed(const Archive& archive) {
   caffe2::serialize::PyTorchStreamReader reader(archive.path());
   for (const auto& e : archive.entries()) {
     if (e.stored()) continue;
+    if (e.size > kMaxDeflateRatio * e.stored_size + 64)
+      throw Error(Exit::bad_input,
+                  "archive entry " + e.name + " is damaged (impossible uncompressed size)",
+                  archive.path(), "the file was corrupted after saving; save or copy it again");
     auto [data, size] = reader.getRecord(e.name.substr(e.name.find('/') + 1));
     archive.check_crc(e, data.get(), size);
   }
