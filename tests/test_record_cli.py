@@ -8,7 +8,9 @@ import hashlib
 import json
 import math
 import os
+import pty
 import re
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -16,7 +18,7 @@ import unittest
 import numpy
 import torch
 
-from e2e import ROOT, SAMPLES, run, sample, tensor_file, main
+from e2e import MODREC, ROOT, SAMPLES, run, sample, tensor_file, main
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import models  # noqa: E402  (scripts/models.py: the eager twins of the samples)
@@ -504,6 +506,41 @@ class RecordCliTest(unittest.TestCase):
             self.assertTrue(torch.allclose(g, w, rtol=1e-5, atol=1e-6))
         self.assertFalse(torch.allclose(got[0], got[1]))
         self.assertFalse(torch.allclose(got[1], got[2]))
+
+
+class ProgressBar(unittest.TestCase):
+    """A progress bar for batched runs on a terminal only: never on a pipe, never with -q."""
+
+    def stderr_of(self, *flags, tty):
+        out = os.path.join(tempfile.mkdtemp(prefix="progress-"), "run")
+        args = [MODREC, *flags, "record", sample("SingleInputNet"), "--input-size", "8x1x28x28",
+                "--batch-size", "2", "--layers", "1-1", "--save", "none", "--out", out]
+        if not tty:
+            return subprocess.run(args, capture_output=True, text=True, check=True).stderr
+        leader, follower = pty.openpty()
+        p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=follower)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                data = os.read(leader, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+        self.assertEqual(p.wait(), 0)
+        os.close(leader)
+        return b"".join(chunks).decode()
+
+    def test_bar_on_a_terminal(self):
+        err = self.stderr_of(tty=True)
+        self.assertIn("4/4 batches", err)
+        self.assertIn("1/4 batches", err)
+
+    def test_no_bar_on_a_pipe_or_when_quiet(self):
+        self.assertNotIn("batches", self.stderr_of(tty=False))
+        self.assertNotIn("batches", self.stderr_of("-q", tty=True))
 
 
 if __name__ == "__main__":
