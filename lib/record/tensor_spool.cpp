@@ -31,7 +31,8 @@ File open_file(const std::string& path, const char* mode) {
 
 void write_bytes(const std::string& path, const char* mode, const void* data, size_t size) {
   File f = open_file(path, mode);
-  if (std::fwrite(data, 1, size, f.get()) != size || std::fflush(f.get()) != 0)
+  // An empty tensor's data pointer may be null, which fwrite must not be given even for 0 bytes.
+  if ((size > 0 && std::fwrite(data, 1, size, f.get()) != size) || std::fflush(f.get()) != 0)
     throw io_error("cannot write", path);
 }
 
