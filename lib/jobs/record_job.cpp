@@ -64,20 +64,33 @@ class Recording {
       : job_(job), session_(session), dir_(std::move(dir)), captures_(captures_of(job)),
         matcher_(job.layers), save_(save_of(job.save)), reduce_(reduce_of(job.reduce)) {}
 
-  void run_batch(const std::vector<c10::IValue>& batch, const at::Tensor& seed) {
+  // One batch's forward and backward; what it captured waits in the Pass for store().
+  struct Pass {
     TraceCollector trace;
-    CallSelection select(matcher_, session_.model.tree(), trace);
-    Recorder recorder(captures_, save_ != SaveFormat::none, select, trace);
-    c10::IValue output = run_forward(session_.model, batch, {true}, recorder, trace);
+    std::unique_ptr<Recorder> recorder;  // reads `trace`, so the Pass never moves
+    std::vector<std::string> labels;
+  };
+
+  std::unique_ptr<Pass> run_pass(const std::vector<c10::IValue>& batch, const at::Tensor& seed) {
+    auto pass = std::make_unique<Pass>();
+    CallSelection select(matcher_, session_.model.tree(), pass->trace);
+    pass->recorder =
+        std::make_unique<Recorder>(captures_, save_ != SaveFormat::none, select, pass->trace);
+    c10::IValue output = run_forward(session_.model, batch, {true}, *pass->recorder, pass->trace);
     throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
-    const auto labels = labels_of(session_.model.tree(), trace.trace());
+    pass->labels = labels_of(session_.model.tree(), pass->trace.trace());
     if (!validated_) {
-      matcher_.select(layer_refs(session_.model.tree(), trace.trace(), labels));
+      matcher_.select(layer_refs(session_.model.tree(), pass->trace.trace(), pass->labels));
       validated_ = true;
     }
     if (job_.backward) run_backward(output, {job_.loss, seed, job_.grad_file});
     throw_if_interrupted();
-    collect(recorder, trace.trace(), labels);
+    return pass;
+  }
+
+  // Merges the pass's statistics and appends its tensors to disk (timed apart: disk time).
+  void store(Pass& pass) {
+    collect(*pass.recorder, pass.trace.trace(), pass.labels);
     ++batches_;
   }
 
@@ -177,8 +190,10 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
                 "record the whole input as one batch");
   for (size_t i = 0; i < batches.size(); ++i) {
     throw_if_interrupted();
-    recording.run_batch(batches[i], seed);
+    auto pass = recording.run_pass(batches[i], seed);
     spdlog::debug("timing: batch {} pass {:.6f} s", i + 1, clock.lap());
+    recording.store(*pass);
+    spdlog::debug("timing: batch {} store {:.6f} s", i + 1, clock.lap());
     if (job.progress) job.progress(static_cast<int>(i + 1), static_cast<int>(batches.size()));
   }
   throw_if_interrupted();
