@@ -39,7 +39,6 @@ struct Module {
 struct ModuleTree {
   std::vector<Module> modules;  // preorder, definition order; modules[0] is the root
 
-  const Module& root() const { return modules.front(); }
   // Index of the module with this path, or -1.
   int find(const std::string& path) const;
 };

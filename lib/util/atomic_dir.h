@@ -21,7 +21,6 @@ class AtomicDir {
   AtomicDir& operator=(const AtomicDir&) = delete;
 
   const std::string& path() const { return temp_; }  // where to write
-  const std::string& final_path() const { return final_; }
 
   // Renames the temporary directory to `final_dir`. With force and an existing `final_dir`, the
   // old directory is first renamed aside and deleted only after the new one is in place.
