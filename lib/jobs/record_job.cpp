@@ -8,6 +8,7 @@
 #include "record/backward.h"
 #include "record/batches.h"
 #include "record/call_selection.h"
+#include "summary/rows.h"
 #include "record/recorder.h"
 #include "record/run_files.h"
 #include "run/forward.h"
@@ -78,7 +79,7 @@ class Recording {
         std::make_unique<Recorder>(captures_, save_ != SaveFormat::none, select, pass->trace);
     c10::IValue output = run_forward(session_.model, batch, {true}, *pass->recorder, pass->trace);
     throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
-    pass->labels = labels_of(session_.model.tree(), pass->trace.trace());
+    pass->labels = call_labels(session_.model.tree(), pass->trace.trace());
     if (!validated_) {
       matcher_.select(layer_refs(session_.model.tree(), pass->trace.trace(), pass->labels));
       validated_ = true;
@@ -95,7 +96,7 @@ class Recording {
   }
 
   void write(std::ostream& out) {
-    write_tensor_files(dir_, layers_);
+    write_tensor_files(layers_);
     write_file_atomic(dir_ + "/stats.json", stats_json(layers_).dump(1) + "\n");
     write_file_atomic(dir_ + "/stats.csv", stats_csv(layers_));
     const std::string manifest = manifest_json().dump(2) + "\n";

@@ -2,13 +2,9 @@
 
 #include <map>
 
-#include "summary/summary.h"
+#include "summary/rows.h"
 
 namespace modrec {
-
-std::vector<std::string> labels_of(const ModuleTree& tree, const CallTrace& trace) {
-  return call_labels(summarize(tree, trace, 0), trace.calls.size());
-}
 
 std::vector<int> call_numbers(const CallTrace& trace) {
   std::map<int, int> seen;
@@ -30,7 +26,7 @@ std::vector<LayerRef> layer_refs(const ModuleTree& tree, const CallTrace& trace,
 bool CallSelection::operator()(int call) const {
   const Module& m = tree_.modules[trace_.trace().calls[call].module];
   std::string label = std::to_string(m.depth) + "-0";  // matches no label selector
-  if (matcher_.needs_label(m.depth)) label = labels_of(tree_, trace_.trace())[call];
+  if (matcher_.needs_label(m.depth)) label = call_labels(tree_, trace_.trace())[call];
   return matcher_.matches({label, m.path, m.type});
 }
 

@@ -10,9 +10,6 @@
 
 namespace modrec {
 
-// torchinfo's depth-idx label of every call of the trace.
-std::vector<std::string> labels_of(const ModuleTree& tree, const CallTrace& trace);
-
 // Which call of its module instance each call is, from 1.
 std::vector<int> call_numbers(const CallTrace& trace);
 

@@ -5,6 +5,7 @@
 #include "run/value_meta.h"
 #include "tensors/dtype.h"
 #include "tensors/write_tensors.h"
+#include "util/atomic_file.h"
 
 namespace modrec {
 void CaptureSink::add(const CapturedValue& value) {
@@ -41,7 +42,8 @@ void CaptureSink::start(const CapturedValue& value) {
     const std::string where = "layer " + label_ + ", " + capture +
                               (n > 1 ? ", tensor " + std::to_string(i) : std::string());
     if (save_ == SaveFormat::npy)
-      spools_.emplace_back(tensor_dir() + "/" + npy_name(i), TensorSpool::Layout::npy, where);
+      spools_.emplace_back(run_dir_ + "/" + relative_dir() + "/" + npy_name(i),
+                           TensorSpool::Layout::npy, where);
     else
       spools_.emplace_back(run_dir_ + "/.spool/" + label_ + "." + capture + "." +
                                std::to_string(i) + ".raw",
@@ -49,8 +51,7 @@ void CaptureSink::start(const CapturedValue& value) {
   }
 }
 
-// The folder run_files.h's write_tensor_files lists the files in.
-std::string CaptureSink::tensor_dir() const { return run_dir_ + "/tensors/" + label_; }
+std::string CaptureSink::relative_dir() const { return "tensors/" + label_; }
 
 std::string CaptureSink::npy_name(size_t i) const {
   const std::string capture = capture_name(capture_);
@@ -87,19 +88,20 @@ std::string CaptureSink::saved_dtype(size_t i) const {
 std::vector<std::string> CaptureSink::write() {
   std::vector<std::string> files;
   if (save_ == SaveFormat::none || stats_.empty()) return files;
+  make_directories(run_dir_ + "/" + relative_dir());
   if (save_ == SaveFormat::pt) {
     std::vector<at::Tensor> tensors;
     for (size_t i = 0; i < stats_.size(); ++i) tensors.push_back(result(i));
-    files.push_back(std::string(capture_name(capture_)) + ".pt");
-    write_pt(tensor_dir() + "/" + files.back(), rebuild_tensors(structure_, tensors));
+    files.push_back(relative_dir() + "/" + capture_name(capture_) + ".pt");
+    write_pt(run_dir_ + "/" + files.back(), rebuild_tensors(structure_, tensors));
     return files;
   }
   for (size_t i = 0; i < stats_.size(); ++i) {
-    files.push_back(npy_name(i));
+    files.push_back(relative_dir() + "/" + npy_name(i));
     if (reduce_ == Reduce::none)
       spools_[i].finish();
     else
-      write_npy(tensor_dir() + "/" + files.back(), result(i));
+      write_npy(run_dir_ + "/" + files.back(), result(i));
   }
   return files;
 }

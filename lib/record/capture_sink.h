@@ -45,12 +45,12 @@ class CaptureSink {
   int64_t samples() const { return samples_; }
 
   // Completes tensors/<label>/<capture>.pt (structure kept) or <capture>.npy / <capture>.<i>.npy
-  // once every batch is in; returns the file names (relative to tensors/<label>).
+  // once every batch is in; returns their paths relative to the run directory.
   std::vector<std::string> write();
 
  private:
   void start(const CapturedValue& value);
-  std::string tensor_dir() const;
+  std::string relative_dir() const;  // tensors/<label>
   std::string npy_name(size_t i) const;
   void keep(size_t i, const at::Tensor& t);
   at::Tensor result(size_t i);

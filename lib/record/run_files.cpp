@@ -1,6 +1,5 @@
 #include "record/run_files.h"
 
-#include <filesystem>
 #include <sstream>
 
 #include "stats/stats_csv.h"
@@ -25,18 +24,9 @@ CaptureSink& LayerRecording::sink(Capture capture) {
   throw Error(Exit::usage, "capture not recorded", label);
 }
 
-void write_tensor_files(const std::string& dir, std::vector<LayerRecording>& layers) {
-  for (auto& layer : layers) {
-    const std::string sub = "tensors/" + layer.label;
-    std::error_code ec;
-    std::filesystem::create_directories(dir + "/" + sub, ec);
-    if (ec)
-      throw Error(Exit::write_failed, "cannot create directory: " + ec.message(), dir + "/" + sub,
-                  "check permissions and free space");
-    for (auto& c : layer.captures)
-      for (const auto& name : c.sink.write())
-        c.files.push_back(sub + "/" + name);
-  }
+void write_tensor_files(std::vector<LayerRecording>& layers) {
+  for (auto& layer : layers)
+    for (auto& c : layer.captures) c.files = c.sink.write();
 }
 
 nlohmann::json stats_json(const std::vector<LayerRecording>& layers) {

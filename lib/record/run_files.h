@@ -9,9 +9,9 @@
 
 namespace modrec {
 
-// Completes tensors/<label>/<capture>.* for every capture (CaptureSink::write; `dir` is the
-// sinks' run directory) and fills in CaptureRecording::files.
-void write_tensor_files(const std::string& dir, std::vector<LayerRecording>& layers);
+// Completes tensors/<label>/<capture>.* for every capture (CaptureSink::write) and fills in
+// CaptureRecording::files.
+void write_tensor_files(std::vector<LayerRecording>& layers);
 
 nlohmann::json stats_json(const std::vector<LayerRecording>& layers);
 std::string stats_csv(const std::vector<LayerRecording>& layers);

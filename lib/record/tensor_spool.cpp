@@ -9,6 +9,7 @@
 
 #include "tensors/dtype.h"
 #include "tensors/npy.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -40,14 +41,6 @@ void write_data(const std::string& path, const at::Tensor& t) {
   write_bytes(path, "ab", t.data_ptr(), static_cast<size_t>(t.numel()) * t.element_size());
 }
 
-void create_parent(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  if (ec)
-    throw Error(Exit::write_failed, "cannot create directory: " + ec.message(), path,
-                "check permissions and free space");
-}
-
 // "float32 2x3", as stats.csv writes them.
 std::string described(at::ScalarType type, const std::vector<int64_t>& shape) {
   return dtype_name(type) + " " + shape_text(shape);
@@ -77,7 +70,7 @@ void TensorSpool::append(const at::Tensor& tensor) {
 void TensorSpool::start(const at::Tensor& t) {
   dtype_ = t.scalar_type();
   shape_ = t.sizes().vec();
-  create_parent(path_);
+  make_directories(std::filesystem::path(path_).parent_path().string());
   std::string header;
   if (layout_ == Layout::npy) {
     std::vector<int64_t> widest = shape_;  // the longest dim-0 text the final header can need

@@ -2,7 +2,7 @@
 
 #include <torch/csrc/autograd/grad_mode.h>
 
-#include "summary/summary.h"
+#include "summary/rows.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -33,7 +33,7 @@ std::string failing_call(const InstrumentedModel& model, const TraceCollector& t
   const int call = trace.open_call();
   if (call < 0) return "model forward";
   const Module& module = model.tree().modules[trace.trace().calls[call].module];
-  auto labels = call_labels(summarize(model.tree(), trace.trace(), 0), trace.trace().calls.size());
+  auto labels = call_labels(model.tree(), trace.trace());
   std::string where = module.path.empty() ? module.type : labels[call] + " " + module.path;
   return "while running " + where + " (" + module.type + ")";
 }

@@ -207,4 +207,11 @@ std::vector<LayerRow> build_rows(const ModuleTree& tree, const CallTrace& trace)
   return out;
 }
 
+std::vector<std::string> call_labels(const ModuleTree& tree, const CallTrace& trace) {
+  std::vector<std::string> labels(trace.calls.size());
+  for (const LayerRow& row : build_rows(tree, trace))
+    if (row.call >= 0) labels[row.call] = row.label;
+  return labels;
+}
+
 }  // namespace modrec

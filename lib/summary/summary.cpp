@@ -13,13 +13,6 @@ Summary summarize(const ModuleTree& tree, const CallTrace& trace, int64_t input_
   return s;
 }
 
-std::vector<std::string> call_labels(const Summary& summary, size_t num_calls) {
-  std::vector<std::string> labels(num_calls);
-  for (const LayerRow& row : summary.rows)
-    if (row.call >= 0 && static_cast<size_t>(row.call) < num_calls) labels[row.call] = row.label;
-  return labels;
-}
-
 bool row_visible(const LayerRow& row, const SummaryOptions& options) {
   if (row.depth > options.depth) return false;
   return !(row.is_recursive && has_row_setting(options, "hide_recursive_layers"));

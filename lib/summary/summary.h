@@ -22,9 +22,6 @@ struct Summary {
 // input_bytes: the bytes of every input tensor, for "Input size (MB)".
 Summary summarize(const ModuleTree& tree, const CallTrace& trace, int64_t input_bytes);
 
-// The label of each call (index = call index), for `record` selectors.
-std::vector<std::string> call_labels(const Summary& summary, size_t num_calls);
-
 // Whether the table shows this row under these options (depth limit, hide_recursive_layers).
 bool row_visible(const LayerRow& row, const SummaryOptions& options);
 

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <filesystem>
+
 #include "util/error.h"
 
 namespace modrec {
@@ -39,6 +41,14 @@ void write_file_atomic(const std::string& path, std::string_view bytes, bool syn
   if (::close(fd) != 0 && ok) ok = false, err = errno;
   if (!ok) fail(path, temp, err);
   if (std::rename(temp.c_str(), path.c_str()) != 0) fail(path, temp, errno);
+}
+
+void make_directories(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw Error(Exit::write_failed, "cannot create directory: " + ec.message(), dir,
+                "check permissions and free space");
 }
 
 }  // namespace modrec

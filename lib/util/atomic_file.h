@@ -11,4 +11,7 @@ namespace modrec {
 // Throws Error(Exit::write_failed) naming `path`; the temporary file is removed.
 void write_file_atomic(const std::string& path, std::string_view bytes, bool sync_to_disk = false);
 
+// Creates `dir` and its missing parents. Throws Error(Exit::write_failed) naming `dir`.
+void make_directories(const std::string& dir);
+
 }  // namespace modrec
