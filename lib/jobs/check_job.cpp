@@ -1,46 +1,25 @@
 #include "jobs/check_job.h"
 
+#include <filesystem>
+#include <sstream>
+
 #include "check/check_report.h"
 #include "check/run_dir.h"
 #include "util/error.h"
-
-#include <stdlib.h>
-
-#include <filesystem>
-#include <sstream>
+#include "util/scratch_dir.h"
 
 namespace modrec {
 
 namespace {
 
-// A private directory under the system's temp directory, removed with everything in it.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "modrec-check-XXXXXX").string();
-    if (!mkdtemp(pattern.data()))
-      throw Error(Exit::write_failed, "cannot create a scratch directory", pattern,
-                  "set TMPDIR to a writable directory");
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 CheckResult check_model(const CheckJob& job) {
-  ScratchDir scratch;
+  ScratchDir scratch("modrec-check");
   RecordJob record = job.record;
   record.model.path = job.run_dir;
   record.layers = job.scope.layers;
   record.captures = job.scope.captures;
   record.save = "none";
-  record.out = scratch.path() + "/run";
+  record.out = (scratch.path / "run").string();
   std::ostringstream ignored;
   run_record_job(record, ignored);
   return check_run(read_run_dir(record.out), job.rules, job.scope);

@@ -61,8 +61,8 @@ void check_options(const RecordJob& job) {
 class Recording {
  public:
   // Tensors are spooled into `dir` batch by batch (CaptureSink).
-  Recording(const RecordJob& job, Session& session, std::string dir)
-      : job_(job), session_(session), dir_(std::move(dir)), captures_(captures_of(job)),
+  Recording(const RecordJob& job, CaptureSet captures, Session& session, std::string dir)
+      : job_(job), session_(session), dir_(std::move(dir)), captures_(captures),
         matcher_(job.layers), save_(save_of(job.save)), reduce_(reduce_of(job.reduce)) {}
 
   // One batch's forward and backward; what it captured waits in the Pass for store().
@@ -182,9 +182,10 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
   InterruptGuard interrupts;
   Stopwatch clock;
-  Session session = open_session(job.model, job.inputs, {captures_of(job).grad_input});
+  const CaptureSet captures = captures_of(job);
+  Session session = open_session(job.model, job.inputs, {captures.grad_input});
   spdlog::debug("timing: load {:.6f} s", clock.lap());
-  Recording recording(job, session, dir.path());
+  Recording recording(job, captures, session, dir.path());
   const auto batches = split_batches(session.inputs, job.batch_size);
   if (seed.defined() && batches.size() > 1)
     throw Error(Exit::usage, "--grad cannot be combined with --batch-size", "--grad",

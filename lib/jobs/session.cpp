@@ -6,7 +6,6 @@
 #include <thread>
 
 #include "load/load_model.h"
-#include "run/value_meta.h"
 #include "tensors/input_spec.h"
 #include "tensors/read_inputs.h"
 #include "util/error.h"

@@ -8,6 +8,7 @@
 #include "load/file_kind.h"
 #include "load/load_test_fixtures.h"
 #include "util/error.h"
+#include "util/error_of_test.h"
 
 using namespace modrec;
 using modrec::test::fixture;
@@ -15,12 +16,7 @@ using modrec::test::fixture;
 namespace {
 // Error code and message of Archive::open on a file (Exit::ok when it opens).
 std::pair<Exit, std::string> open_error(const std::string& name) {
-  try {
-    Archive::open(fixture(name));
-  } catch (const Error& e) {
-    return {e.code(), e.line()};
-  }
-  return {Exit::ok, ""};
+  return modrec::testing::error_of([&] { Archive::open(fixture(name)); });
 }
 }  // namespace
 

@@ -8,18 +8,14 @@
 
 #include "load/load_test_fixtures.h"
 #include "util/error.h"
+#include "util/error_of_test.h"
 
 using namespace modrec;
 using modrec::test::fixture;
 
 namespace {
 std::pair<Exit, std::string> load_error(const std::string& name) {
-  try {
-    load_model(fixture(name));
-  } catch (const Error& e) {
-    return {e.code(), e.line()};
-  }
-  return {Exit::ok, ""};
+  return modrec::testing::error_of([&] { load_model(fixture(name)); });
 }
 }  // namespace
 

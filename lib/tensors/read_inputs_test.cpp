@@ -8,6 +8,7 @@
 #include "tensors/dtype.h"
 #include "tensors/tensors_test_fixtures.h"
 #include "util/error.h"
+#include "util/error_of_test.h"
 
 using namespace modrec;
 using modrec::test::fixture;
@@ -39,12 +40,7 @@ std::map<std::string, std::vector<Expected>> expected_tensors() {
 }
 
 std::pair<Exit, std::string> read_error(const std::string& name) {
-  try {
-    read_inputs(fixture(name));
-  } catch (const Error& e) {
-    return {e.code(), e.line()};
-  }
-  return {Exit::ok, ""};
+  return modrec::testing::error_of([&] { read_inputs(fixture(name)); });
 }
 
 }  // namespace

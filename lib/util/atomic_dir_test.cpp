@@ -6,12 +6,12 @@
 #include <csignal>
 #include <fstream>
 
-#include "util/scratch_dir_test.h"
+#include "util/scratch_dir.h"
 
 namespace fs = std::filesystem;
 using modrec::AtomicDir;
 using modrec::Exit;
-using modrec::testing::ScratchDir;
+using modrec::ScratchDir;
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <fstream>
 
 #include "util/error.h"
-#include "util/scratch_dir_test.h"
+#include "util/scratch_dir.h"
 
 namespace fs = std::filesystem;
-using modrec::testing::ScratchDir;
+using modrec::ScratchDir;
 
 namespace {
 std::string read(const fs::path& path) {

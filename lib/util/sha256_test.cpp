@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "util/error.h"
-#include "util/scratch_dir_test.h"
+#include "util/scratch_dir.h"
 
-using modrec::testing::ScratchDir;
+using modrec::ScratchDir;
 
 namespace {
 
