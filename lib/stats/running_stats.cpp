@@ -1,5 +1,6 @@
 #include "stats/running_stats.h"
 
+#include "stats/float_kernels.h"
 #include "stats/hot_loop.h"
 
 #include <algorithm>
@@ -39,13 +40,16 @@ MODREC_HOT_LOOP size_t load_chunk(const T* src, size_t n, double* dst, int64_t& 
   return n;
 }
 
-// Sum of x - shift, extremes and zeros of n > 0 finite values; independent lanes for
-// instruction parallelism.
+}  // namespace
+
 struct ChunkMoments {
-  double sum, min, max;
+  double sum, min, max;  // sum of x - shift
   int64_t zeros;
 };
 
+namespace {
+// Sum of x - shift, extremes and zeros of n > 0 finite values; independent lanes for
+// instruction parallelism.
 MODREC_HOT_LOOP ChunkMoments first_pass(const double* v, size_t n, double shift) {
   double s[4] = {0, 0, 0, 0};
   double lo[4] = {v[0], v[0], v[0], v[0]}, hi[4] = {v[0], v[0], v[0], v[0]};
@@ -73,11 +77,7 @@ MODREC_HOT_LOOP ChunkMoments first_pass(const double* v, size_t n, double shift)
   return m;
 }
 
-struct Deviations {
-  double sum = 0, sum_sq = 0;  // of x - shift - center
-};
-
-MODREC_HOT_LOOP Deviations second_pass(const double* v, size_t n, double shift, double center) {
+MODREC_HOT_LOOP Deviations deviations(const double* v, size_t n, double shift, double center) {
   double s[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
@@ -93,6 +93,10 @@ MODREC_HOT_LOOP Deviations second_pass(const double* v, size_t n, double shift, 
   }
   return {(s[0] + s[1]) + (s[2] + s[3]), (q[0] + q[1]) + (q[2] + q[3])};
 }
+
+Deviations deviations(const float* v, size_t n, double shift, double center) {
+  return float_kernels().deviations(v, n, shift, center);
+}
 }  // namespace
 
 RunningStats::RunningStats(int histogram_bins) : hist_(histogram_bins) {}
@@ -102,24 +106,38 @@ void RunningStats::add(const T* data, size_t n) {
   double chunk[kChunk];
   for (size_t start = 0; start < n; start += kChunk) {
     const size_t len = std::min(kChunk, n - start);
+    count_ += static_cast<int64_t>(len);
+    if constexpr (std::is_same_v<T, float>) {
+      if (add_float_chunk(data + start, len)) continue;
+    }
     int64_t nans = 0;
     const size_t finite = load_chunk(data + start, len, chunk, nans);
-    count_ += static_cast<int64_t>(len);
     nans_ += nans;
-    add_finite_chunk(chunk, finite);
+    if (finite == 0) continue;
+    if (finite_ == 0) shift_ = chunk[0];
+    add_finite_chunk(chunk, finite, first_pass(chunk, finite, shift_));
   }
 }
 
-// Two passes over the cached chunk: the mean first, then deviations from it with Chan, Golub &
-// LeVeque's correction term for the rounding in that mean. Values are taken relative to a shift
-// (the first finite value seen) so data far from zero keeps its digits.
-void RunningStats::add_finite_chunk(const double* v, size_t n) {
-  if (n == 0) return;
-  if (finite_ == 0) shift_ = v[0];
-  const ChunkMoments m = first_pass(v, n, shift_);
+// Float data is read as it is, without widening it into a chunk of doubles first, unless the
+// chunk holds NaN or Inf (then the general path compacts it).
+bool RunningStats::add_float_chunk(const float* v, size_t n) {
+  const double shift = finite_ == 0 ? v[0] : shift_;
+  const FloatScan scan = float_kernels().scan(v, n, shift);
+  if (!scan.finite) return false;
+  shift_ = shift;
+  add_finite_chunk(v, n, ChunkMoments{scan.sum, scan.min, scan.max, scan.zeros});
+  return true;
+}
+
+// The mean from the first pass, then deviations from it with Chan, Golub & LeVeque's correction
+// term for the rounding in that mean. Values are taken relative to a shift (the first finite
+// value seen) so data far from zero keeps its digits.
+template <class V>
+void RunningStats::add_finite_chunk(const V* v, size_t n, const ChunkMoments& m) {
   const double count = static_cast<double>(n);
   const double center = m.sum / count;
-  const Deviations d = second_pass(v, n, shift_, center);
+  const Deviations d = deviations(v, n, shift_, center);
   const double m2 = std::max(0.0, d.sum_sq - d.sum * d.sum / count);  // >= 0 up to rounding
   merge_moments(static_cast<int64_t>(n), center + d.sum / count, m2);
   min_ = std::min(min_, m.min);

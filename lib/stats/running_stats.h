@@ -26,6 +26,8 @@
 
 namespace modrec {
 
+struct ChunkMoments;  // of one chunk of values (running_stats.cpp)
+
 class RunningStats {
  public:
   explicit RunningStats(int histogram_bins = 64);  // bins: a positive multiple of 4
@@ -59,7 +61,9 @@ class RunningStats {
   static RunningStats from_json(const nlohmann::json& j);
 
  private:
-  void add_finite_chunk(const double* values, size_t n);
+  bool add_float_chunk(const float* values, size_t n);
+  template <class V>
+  void add_finite_chunk(const V* values, size_t n, const ChunkMoments& m);
   void merge_moments(int64_t n, double mean, double m2);
 
   int64_t count_ = 0;

@@ -54,6 +54,12 @@ def arrays():
         "powers_f64": torch.tensor([1, 1, 2, 2, 4, -4, 8, 8, 16, 16, 0.5, 32, -32, 64, 64, -64],
                                    dtype=torch.float64),
         "tiny_f64": torch.tensor([1e-310, -1e-310, 3e-320], dtype=torch.float64),
+        # float32 data takes float kernels: edges, +R itself, products that underflow to -0,
+        # and ranges whose scale is no normal float (binned in double instead)
+        "edges_f32": torch.cat([torch.arange(-64, 65) / 16, torch.tensor([1.0, -4.0, 4.0, -0.0])]),
+        "underflow_f32": torch.tensor([2.0**99, -1e-40, 1e-40, -0.0, 0.0, 3.0, -2.0**99]),
+        "tiny_f32": torch.tensor([1e-35, -1e-38, 1e-42, -1e-45, 0.0, -0.0]),
+        "huge_f32": torch.tensor([3.4028234e38, 3e38, 1e38, -2e38, -3.4028234e38, 2.0**127]),
     }
 
 

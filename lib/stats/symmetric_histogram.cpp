@@ -1,5 +1,6 @@
 #include "stats/symmetric_histogram.h"
 
+#include "stats/float_kernels.h"
 #include "stats/hot_loop.h"
 
 #include <algorithm>
@@ -77,20 +78,16 @@ MODREC_HOT_LOOP void bin_indices(const double* values, size_t n, double scale, i
 
 // Indices are computed a block at a time in a branch-free loop; the increments then go to four
 // interleaved tallies so that runs of equal bins do not wait on each other's stores.
-void SymmetricHistogram::add(const double* values, size_t n) {
+template <class BinBlock>
+void SymmetricHistogram::add_blocks(size_t n, BinBlock&& bin_block) {
   constexpr size_t kBlock = 512;
   constexpr int kLanes = 4;
   const size_t slots = counts_.size() + 1;
-  const int32_t half = static_cast<int32_t>(counts_.size() / 2);
-  const double scale = has_range_ ? std::ldexp(static_cast<double>(half), -exponent_) : 1.0;
   std::vector<int64_t> tally(kLanes * slots, 0);
   int32_t index[kBlock];
   for (size_t start = 0; start < n; start += kBlock) {
     const size_t len = std::min(kBlock, n - start);
-    if (scale < 1)
-      bin_indices<true>(values + start, len, scale, half, index);
-    else
-      bin_indices<false>(values + start, len, scale, half, index);
+    bin_block(start, len, index);
     size_t k = 0;
     for (; k + kLanes <= len; k += kLanes)
       for (int l = 0; l < kLanes; ++l) ++tally[l * slots + static_cast<size_t>(index[k + l])];
@@ -101,6 +98,37 @@ void SymmetricHistogram::add(const double* values, size_t n) {
     counts_.back() += tally[l * slots + slots - 1];
     at_top_ += tally[l * slots + slots - 1];
   }
+}
+
+void SymmetricHistogram::add(const double* values, size_t n) {
+  const int32_t half = static_cast<int32_t>(counts_.size() / 2);
+  const double scale = has_range_ ? std::ldexp(static_cast<double>(half), -exponent_) : 1.0;
+  add_blocks(n, [&](size_t start, size_t len, int32_t* index) {
+    if (scale < 1)
+      bin_indices<true>(values + start, len, scale, half, index);
+    else
+      bin_indices<false>(values + start, len, scale, half, index);
+  });
+}
+
+// The scale is applied in float where it is a normal float (R from 2^-100 to 2^100, bins up to
+// 2^20), which keeps the product exact as in double; other ranges take the double path.
+void SymmetricHistogram::add(const float* values, size_t n) {
+  const int32_t half = static_cast<int32_t>(counts_.size() / 2);
+  const bool float_scale = !has_range_ || (exponent_ >= -100 && exponent_ <= 100);
+  if (!float_scale) {
+    double block[512];
+    for (size_t start = 0; start < n; start += 512) {
+      const size_t len = std::min<size_t>(512, n - start);
+      std::copy(values + start, values + start + len, block);
+      add(block, len);
+    }
+    return;
+  }
+  const float scale = has_range_ ? std::ldexp(static_cast<float>(half), -exponent_) : 1.0f;
+  add_blocks(n, [&](size_t start, size_t len, int32_t* index) {
+    float_kernels().bins(values + start, len, scale, half, index);
+  });
 }
 
 void SymmetricHistogram::merge(const SymmetricHistogram& other) {

@@ -30,6 +30,7 @@ class SymmetricHistogram {
   void cover(double abs_max);
   // Counts finite values already covered by the range (call cover() first). No division per value.
   void add(const double* values, size_t n);
+  void add(const float* values, size_t n);
   void merge(const SymmetricHistogram& other);  // throws std::invalid_argument on other bin counts
 
   int bins() const { return static_cast<int>(counts_.size()); }
@@ -42,6 +43,9 @@ class SymmetricHistogram {
   static SymmetricHistogram restore(const Histogram& h, double abs_max, int64_t at_top);
 
  private:
+  // Bins n values a block at a time: bin_block(start, len, index) writes len bin indices.
+  template <class BinBlock>
+  void add_blocks(size_t n, BinBlock&& bin_block);
   void grow_to(int exponent);
   void double_range();
 
