@@ -255,6 +255,37 @@ class TinyConvNet(nn.Module):
         return self.classifier(torch.flatten(x, 1))
 
 
+class Twice(nn.Module):
+    """Returns one tensor twice, and one that it also uses inside the call."""
+
+    def forward(self, x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        y = x * 2
+        u = x + 1
+        return y, y, u, u.tanh()
+
+
+class AliasingNet(nn.Module):
+    """Returned tensors that are not fresh, unused results of their call: an Identity whose
+    input the caller also uses, a Flatten view rewritten in place afterwards, one tensor
+    returned twice, a returned value also used inside the call. Each call's grad_output must
+    still be only what flows in from outside it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+        self.ident = nn.Identity()
+        self.flat = nn.Flatten()
+        self.twice = Twice()
+
+    def forward(self, x: Tensor) -> Tensor:
+        h = self.fc(x.reshape(4, 6))
+        y = self.ident(h)
+        z = self.flat((y + 1).view(4, 2, 3))
+        z.mul_(3)
+        a, b, u, v = self.twice(z)
+        return a * 2 + b * 3 + u * u + v + y + h
+
+
 # --- registry ----------------------------------------------------------------
 
 def _seeded(cls: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
@@ -303,6 +334,7 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "SeqClassifier": (_seeded(SeqClassifier), _randn(3, 5, 8)),
     "ModuleListNet": (_seeded(ModuleListNet), _randn(4, 6)),
     "TinyConvNet": (_seeded(TinyConvNet), _randn(2, 3, 16, 16)),
+    "AliasingNet": (_seeded(AliasingNet), _randn(4, 2, 3)),
 }
 
 # Built at test time only (large files, never committed).

@@ -27,22 +27,22 @@ def load_pt(path):
 
 
 class RecordMatchesPyTorch(unittest.TestCase):
-    def record(self, model, inputs, *extra):
+    def record(self, model, inputs, *extra, captures=CAPTURES):
         out = os.path.join(tempfile.mkdtemp(prefix="rec-"), "run")
         run("record", model, *[a for i in inputs for a in ("--input", i)], "--layers", "all",
-            "--capture", ",".join(CAPTURES), "--out", out, *extra)
+            "--capture", ",".join(captures), "--out", out, *extra)
         return out
 
-    def compare(self, name, inputs, model=None, rtol=1e-5, atol=1e-6):
+    def compare(self, name, inputs, model=None, rtol=1e-5, atol=1e-6, captures=CAPTURES):
         model = model or sample(name)
-        mine = self.record(model, inputs)
+        mine = self.record(model, inputs, captures=captures)
         ref = oracle("record", name, "--weights", model, "--input", *inputs, "--labels", "all")
         manifest = json.load(open(os.path.join(mine, "manifest.json")))
         index = json.load(open(os.path.join(ref, "index.json")))
         self.assertEqual([l["label"] for l in manifest["layers"]], [l["label"] for l in index["layers"]])
         for layer in manifest["layers"]:
             label = layer["label"]
-            for capture in CAPTURES:
+            for capture in captures:
                 got = load_pt(os.path.join(mine, "tensors", label, capture + ".pt"))
                 want = [t for t in load_pt(os.path.join(ref, label, capture + ".pt")) if t is not None]
                 got = [t for t in got if t is not None]
@@ -70,6 +70,11 @@ class RecordMatchesPyTorch(unittest.TestCase):
 
     def test_two_inputs(self):
         self.compare("TwoInputNet", [f"{SAMPLES}/TwoInputNet.input.pt"])
+
+    def test_returned_tensors_that_alias(self):
+        # without grad_input, calls see their arguments themselves, not routed clones
+        for captures in (CAPTURES, ("output", "grad_output")):
+            self.compare("AliasingNet", [f"{SAMPLES}/AliasingNet.input.pt"], captures=captures)
 
     def test_small_models(self):
         for name in ("TinyConvNet", "ContainerModule", "ModuleListNet", "MultiOutputNet", "SimpleRNN"):

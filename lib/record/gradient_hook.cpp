@@ -1,5 +1,6 @@
 #include "record/gradient_hook.h"
 
+#include <ATen/SequenceNumber.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/function_hook.h>
 
@@ -31,6 +32,15 @@ void on_gradient(const at::Tensor& t, GradientCallback callback) {
   } else {
     t.register_hook([cb = std::move(callback)](const at::Tensor& grad) { cb(grad); });
   }
+}
+
+uint64_t autograd_clock() { return at::sequence_number::peek(); }
+
+// Consumers hold their producer through the shared_ptr in their edges; t's autograd meta is the
+// one other owner.
+bool unconsumed_since(const at::Tensor& t, uint64_t clock) {
+  const auto& node = t.grad_fn();
+  return node && !t.is_view() && node->sequence_nr() >= clock && node.use_count() == 1;
 }
 
 }  // namespace modrec

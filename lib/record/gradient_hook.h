@@ -2,6 +2,7 @@
 #pragma once
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
 #include <functional>
 
 namespace modrec {
@@ -10,5 +11,14 @@ using GradientCallback = std::function<void(const at::Tensor& grad)>;
 
 // t must require grad. Attaches to the autograd node that produced t (a leaf: to t itself).
 void on_gradient(const at::Tensor& t, GradientCallback callback);
+
+// A mark on this thread's autograd clock: nodes created later have sequence numbers >= it.
+uint64_t autograd_clock();
+
+// Whether on_gradient(t) would see only the gradient of uses of t still to come: t's node was
+// created since `clock` (t is not an older tensor passed through), t is no view (an in-place op
+// on a view reroutes the gradient around the view's node), and nothing holds that node but t
+// itself (no live consumer yet, no other output of the same node).
+bool unconsumed_since(const at::Tensor& t, uint64_t clock);
 
 }  // namespace modrec

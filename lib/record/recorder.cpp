@@ -1,5 +1,7 @@
 #include "record/recorder.h"
 
+#include <set>
+
 #include "record/gradient_hook.h"
 #include "run/value_meta.h"
 
@@ -27,6 +29,13 @@ CapturedValue gather(const c10::IValue& skeleton, const std::vector<GradientSlot
   }
   if (keep_copies && !out.tensors.empty()) out.value = rebuild_tensors(skeleton, copies);
   return out;
+}
+
+bool has_repeats(const std::vector<at::Tensor>& tensors) {
+  std::set<const void*> seen;
+  for (const auto& t : tensors)
+    if (!seen.insert(t.unsafeGetTensorImpl()).second) return true;
+  return false;
 }
 
 }  // namespace
@@ -73,6 +82,7 @@ void Recorder::enter(int module, const std::vector<c10::IValue>& args) {
   CapturedCall& captured = captured_.emplace_back();
   captured.call = call;
   captured.module = module;
+  captured.started = autograd_clock();
   captured.num_args = args.size();
   if (captures_.input) captured.input = capture(one_or_tuple(args));
   if (captures_.grad_input) captured.grad_input.resize(args.size());
@@ -110,16 +120,21 @@ c10::IValue Recorder::leave(int, const c10::IValue& output) {
 // in from outside the call, as Python's register_full_backward_hook reports it. A hook on the
 // returned tensor itself would also count uses inside the call (an LSTM cell's c feeds its h),
 // and the clone stays exact when an in-place op rewrites it later (retain_grad would not).
+// A tensor made inside the call and not used there since needs no clone: its own node's hook
+// sees the same gradient (and in-place ops later only add nodes after it). That saves copying
+// most outputs; a tensor returned twice is always cloned, so each place gets its own gradient.
 c10::IValue Recorder::route_outputs(CapturedCall& call, const c10::IValue& output) {
   call.output_skeleton = map_tensors(output, [](const at::Tensor&) { return at::Tensor(); });
   std::vector<at::Tensor> tensors;
   flatten_tensors(output, tensors);
   call.grad_output.assign(tensors.size(), GradientSlot());
+  const bool repeated = has_repeats(tensors);
   size_t slot = 0;
   return map_tensors(output, [&](const at::Tensor& t) {
     const size_t i = slot++;
     if (!t.requires_grad()) return t;
-    at::Tensor routed = t.clone();
+    const bool keep = !repeated && unconsumed_since(t, call.started);
+    at::Tensor routed = keep ? t : t.clone();
     hook(routed, call.grad_output, i);
     return routed;
   });

@@ -29,6 +29,7 @@ struct GradientSlot {
 struct CapturedCall {
   int call = 0;  // index in the pass's CallTrace
   int module = 0;
+  uint64_t started = 0;  // autograd_clock() when the call started
   CapturedValue input, output;
   c10::IValue output_skeleton;  // the output's structure, tensors left undefined
   size_t num_args = 0;
