@@ -5,8 +5,10 @@ Every failure must exit with the documented code and print exactly one stderr li
 The bad files come from tests/corpus/make_corpus.py, generated into the build dir.
 """
 import glob
+import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -223,6 +225,35 @@ class Output(ErrorCase):
         self.assertIn(out, line)
         self.assertIn("permission", line.lower())
         self.assertEqual(os.listdir(parent), [])
+
+    def test_full_disk_during_the_pass(self):
+        """Kept tensors are written as they are captured: a write that fails inside forward (in
+        a hook the TorchScript interpreter runs) or backward (in an autograd hook) is exit 5
+        naming the file, like any other write failure, and leaves nothing behind."""
+        stats = self.out("stats")
+        run("record", NET, "--input", NET_INPUT, "--layers", "all", "--save", "none", "--out", stats)
+        with open(os.path.join(stats, "stats.json")) as f:
+            layers = json.load(f)["layers"]
+        forward_bytes = sum(4 * t["count"] for l in layers for t in l["captures"]["output"])
+        for where, limit in (("forward", 1000), ("backward", forward_bytes + 100)):
+            with self.subTest(where=where):
+                out = self.out(where)
+                p = subprocess.run([MODREC, "record", NET, "--input", NET_INPUT, "--layers", "all",
+                                    "--save", "pt", "--out", out], capture_output=True, text=True,
+                                   preexec_fn=lambda: limit_file_size(limit))
+                self.assertEqual(p.returncode, 5, p.stderr)
+                line = p.stderr.strip()
+                self.assertRegex(line, LINE)
+                self.assertIn("cannot write: File too large", line)
+                self.assertIn("batch-1.raw", line)
+                self.assertFalse(os.path.exists(out))
+                self.assertEqual(glob.glob(os.path.join(self.tmp, TMP_GLOB)), [])
+
+
+def limit_file_size(limit):
+    """Writes past `limit` bytes fail with EFBIG instead of killing the process (SIGXFSZ)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
 
 class Flags(ErrorCase):

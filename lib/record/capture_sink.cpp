@@ -22,33 +22,21 @@ void CaptureSink::add(const CapturedValue& value) {
   }
   if (!value.tensors.empty() && !value.tensors[0].shape.empty())
     samples_ += value.tensors[0].shape[0];
-  if (value.value.isNone()) return;
-  std::vector<at::Tensor> copies;
-  flatten_tensors(value.value, copies);
-  for (size_t i = 0; i < copies.size() && i < stats_.size(); ++i) keep(i, copies[i]);
+  for (size_t i = 0; i < value.stored.size() && i < stats_.size(); ++i) keep(i, value.stored[i]);
 }
 
 // At the first batch with tensors: their number fixes the file names.
 void CaptureSink::start(const CapturedValue& value) {
-  structure_ = map_tensors(value.value, [](const at::Tensor&) { return at::Tensor(); });
+  structure_ = value.structure;
   const size_t n = value.tensors.size();
   stats_.resize(n);
   shapes_.resize(n);
   dtypes_.resize(n);
   reduced_.resize(n);
   if (save_ == SaveFormat::none || reduce_ != Reduce::none) return;
-  const std::string capture = capture_name(capture_);
-  for (size_t i = 0; i < n; ++i) {
-    const std::string where = "layer " + label_ + ", " + capture +
-                              (n > 1 ? ", tensor " + std::to_string(i) : std::string());
-    if (save_ == SaveFormat::npy)
-      spools_.emplace_back(run_dir_ + "/" + relative_dir() + "/" + npy_name(i),
-                           TensorSpool::Layout::npy, where);
-    else
-      spools_.emplace_back(run_dir_ + "/.spool/" + label_ + "." + capture + "." +
-                               std::to_string(i) + ".raw",
-                           TensorSpool::Layout::raw, where);
-  }
+  for (size_t i = 0; i < n; ++i)
+    spools_.emplace_back("layer " + label_ + ", " + capture_name(capture_) +
+                         (n > 1 ? ", tensor " + std::to_string(i) : std::string()));
 }
 
 std::string CaptureSink::relative_dir() const { return "tensors/" + label_; }
@@ -58,12 +46,13 @@ std::string CaptureSink::npy_name(size_t i) const {
   return stats_.size() == 1 ? capture + ".npy" : capture + "." + std::to_string(i) + ".npy";
 }
 
-void CaptureSink::keep(size_t i, const at::Tensor& t) {
+void CaptureSink::keep(size_t i, const StoredTensor& stored) {
   if (save_ == SaveFormat::none) return;
   if (reduce_ == Reduce::none) {
-    spools_[i].append(t);
+    spools_[i].append(stored);
     return;
   }
+  const at::Tensor t = read_stored(stored);
   at::Tensor summed = t.dim() > 0 ? t.to(at::kDouble).sum(0) : t.to(at::kDouble);
   reduced_[i] = reduced_[i].defined() ? reduced_[i] + summed : summed;
 }
@@ -99,7 +88,7 @@ std::vector<std::string> CaptureSink::write() {
   for (size_t i = 0; i < stats_.size(); ++i) {
     files.push_back(relative_dir() + "/" + npy_name(i));
     if (reduce_ == Reduce::none)
-      spools_[i].finish();
+      spools_[i].write_npy(run_dir_ + "/" + files.back());
     else
       write_npy(run_dir_ + "/" + files.back(), result(i));
   }

@@ -1,6 +1,6 @@
 // Collects one capture of one layer call across batches: statistics always (merged from each
-// batch's summaries), and the tensors, when saved, either appended batch by batch to files
-// (TensorSpool: concatenated along dim 0, never all in memory) or reduced over samples in memory.
+// batch's summaries), and the tensors, when saved, either concatenated along dim 0 from the batch
+// files (TensorSpool: never all in memory) or reduced over samples in memory.
 #pragma once
 #include <ATen/core/ivalue.h>
 
@@ -20,9 +20,8 @@ enum class Reduce { none, sum, mean };
 
 // --reduce sums each tensor over dim 0 (its samples) and across batches; mean divides by the
 // number of samples. Keeps one tensor per capture however many batches come.
-// Without --reduce, --save npy appends to the final files, tensors/<label>/<capture>[.<i>].npy,
-// from the first batch on; --save pt appends to .spool/<label>.<capture>.<i>.raw, read back and
-// deleted by write() (the last one removes .spool/), so that writing holds one capture at a time.
+// Without --reduce the batches stay in the passes' batch files until write() reads them back into
+// tensors/<label>/<capture>.pt or <capture>[.<i>].npy, one capture at a time.
 class CaptureSink {
  public:
   // Files go under `run_dir` (the run's temporary directory).
@@ -52,7 +51,7 @@ class CaptureSink {
   void start(const CapturedValue& value);
   std::string relative_dir() const;  // tensors/<label>
   std::string npy_name(size_t i) const;
-  void keep(size_t i, const at::Tensor& t);
+  void keep(size_t i, const StoredTensor& stored);
   at::Tensor result(size_t i);
 
   SaveFormat save_;

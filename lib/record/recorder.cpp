@@ -8,26 +8,26 @@
 namespace modrec {
 namespace {
 
-at::Tensor copy_of(const at::Tensor& t) {
-  return t.detach().clone(at::MemoryFormat::Contiguous);
-}
-
 c10::IValue one_or_tuple(std::vector<c10::IValue> items) {
   if (items.size() == 1) return items[0];
   return c10::ivalue::Tuple::create(std::move(items));
 }
 
+c10::IValue without_tensors(const c10::IValue& value) {
+  return map_tensors(value, [](const at::Tensor&) { return at::Tensor(); });
+}
+
 // Gradients slot by slot into `skeleton`'s places (None where none arrived), with summaries of
 // the ones that did.
-CapturedValue gather(const c10::IValue& skeleton, const std::vector<GradientSlot>& slots,
-                     bool keep_copies) {
+CapturedValue gather(const c10::IValue& skeleton, const std::vector<GradientSlot>& slots) {
   CapturedValue out;
-  std::vector<at::Tensor> copies;
+  std::vector<at::Tensor> arrived;  // a placeholder where a gradient arrived
   for (const auto& slot : slots) {
     if (slot.summary) out.tensors.push_back(*slot.summary);
-    copies.push_back(slot.copy);
+    if (slot.stored) out.stored.push_back(*slot.stored);
+    arrived.push_back(slot.summary ? at::empty({0}) : at::Tensor());
   }
-  if (keep_copies && !out.tensors.empty()) out.value = rebuild_tensors(skeleton, copies);
+  if (!out.stored.empty()) out.structure = without_tensors(rebuild_tensors(skeleton, arrived));
   return out;
 }
 
@@ -45,31 +45,26 @@ CapturedValue captured_value(const CapturedCall& call, Capture capture) {
     case Capture::input: return call.input;
     case Capture::output: return call.output;
     case Capture::grad_input: {
-      const bool keep = std::any_of(call.grad_input.begin(), call.grad_input.end(),
-                                    [](const GradientSlot& s) { return s.copy.defined(); });
       std::vector<c10::IValue> places(call.num_args, c10::IValue(at::Tensor()));
-      return gather(one_or_tuple(std::move(places)), call.grad_input, keep);
+      return gather(one_or_tuple(std::move(places)), call.grad_input);
     }
-    case Capture::grad_output: {
-      const bool keep = std::any_of(call.grad_output.begin(), call.grad_output.end(),
-                                    [](const GradientSlot& s) { return s.copy.defined(); });
-      return gather(call.output_skeleton, call.grad_output, keep);
-    }
+    case Capture::grad_output: return gather(call.output_skeleton, call.grad_output);
   }
   return {};
 }
 
-Recorder::Recorder(CaptureSet captures, bool keep_copies, std::function<bool(int)> selected,
+Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)> selected,
                    const TraceCollector& trace)
-    : captures_(captures), keep_copies_(keep_copies), selected_(std::move(selected)),
-      trace_(trace) {}
+    : captures_(captures), file_(file), selected_(std::move(selected)), trace_(trace) {}
 
 CapturedValue Recorder::capture(const c10::IValue& value) const {
   CapturedValue out;
   std::vector<at::Tensor> tensors;
   flatten_tensors(value, tensors);
   for (const auto& t : tensors) out.tensors.push_back(summarize_tensor(t));
-  if (keep_copies_) out.value = map_tensors(value, copy_of);
+  if (!file_) return out;
+  for (const auto& t : tensors) out.stored.push_back(file_->write(t));
+  out.structure = without_tensors(value);
   return out;
 }
 
@@ -90,10 +85,9 @@ void Recorder::enter(int module, const std::vector<c10::IValue>& args) {
 }
 
 void Recorder::hook(const at::Tensor& t, std::vector<GradientSlot>& slots, size_t slot) const {
-  const bool keep = keep_copies_;
-  on_gradient(t, [&slots, slot, keep](const at::Tensor& grad) {
+  on_gradient(t, [&slots, slot, file = file_](const at::Tensor& grad) {
     slots[slot].summary = summarize_tensor(grad);
-    if (keep) slots[slot].copy = copy_of(grad);
+    if (file) slots[slot].stored = file->write(grad);
   });
 }
 
@@ -124,7 +118,7 @@ c10::IValue Recorder::leave(int, const c10::IValue& output) {
 // sees the same gradient (and in-place ops later only add nodes after it). That saves copying
 // most outputs; a tensor returned twice is always cloned, so each place gets its own gradient.
 c10::IValue Recorder::route_outputs(CapturedCall& call, const c10::IValue& output) {
-  call.output_skeleton = map_tensors(output, [](const at::Tensor&) { return at::Tensor(); });
+  call.output_skeleton = without_tensors(output);
   std::vector<at::Tensor> tensors;
   flatten_tensors(output, tensors);
   call.grad_output.assign(tensors.size(), GradientSlot());

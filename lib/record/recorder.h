@@ -1,13 +1,14 @@
 // CallHooks that record the chosen values of the selected calls of one pass. Every captured tensor
 // is summarized (statistics, shape, dtype) the moment it exists: inputs as a call starts, outputs
 // as it returns (later in-place ops would overwrite them), gradients inside the autograd hooks.
-// Copies are made only when the tensors are to be saved.
+// When tensors are saved they are written to the pass's BatchFile at that same moment.
 #pragma once
 #include <deque>
 #include <functional>
 #include <optional>
 
 #include "instrument/call_hooks.h"
+#include "record/batch_file.h"
 #include "record/captures.h"
 #include "record/tensor_stats.h"
 #include "run/trace_collector.h"
@@ -16,14 +17,17 @@ namespace modrec {
 
 // One capture of one call in one batch.
 struct CapturedValue {
-  c10::IValue value;                   // with copies of the tensors when saving, else None
   std::vector<TensorSummary> tensors;  // every present tensor, depth-first
+  // When saving: the same tensors in the batch file, and where they sit in the value (tensors
+  // left undefined, None where a gradient never arrived).
+  std::vector<StoredTensor> stored;
+  c10::IValue structure;
 };
 
 // A gradient that may arrive during backward, for one tensor slot of a call.
 struct GradientSlot {
   std::optional<TensorSummary> summary;  // empty: no gradient reached it
-  at::Tensor copy;                       // when saving
+  std::optional<StoredTensor> stored;    // when saving
 };
 
 struct CapturedCall {
@@ -44,8 +48,8 @@ CapturedValue captured_value(const CapturedCall& call, Capture capture);
 class Recorder : public CallHooks {
  public:
   // `selected(call index)` is asked once per call, when it starts; `trace` has already seen it.
-  // `keep_copies`: keep the tensors themselves (to save them), not only their summaries.
-  Recorder(CaptureSet captures, bool keep_copies, std::function<bool(int)> selected,
+  // `file`: where to write the tensors themselves (to save them); nullptr: summaries only.
+  Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)> selected,
            const TraceCollector& trace);
 
   void enter(int module, const std::vector<c10::IValue>& args) override;
@@ -60,7 +64,7 @@ class Recorder : public CallHooks {
   c10::IValue route_outputs(CapturedCall& call, const c10::IValue& output);
 
   CaptureSet captures_;
-  bool keep_copies_;
+  BatchFile* file_;
   std::function<bool(int)> selected_;
   const TraceCollector& trace_;
   std::deque<CapturedCall> captured_;  // a deque: gradient hooks hold pointers into it

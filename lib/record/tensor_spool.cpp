@@ -3,13 +3,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <limits>
 #include <memory>
 
 #include "tensors/dtype.h"
 #include "tensors/npy.h"
-#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -23,22 +20,10 @@ Error io_error(const std::string& what, const std::string& path) {
 
 using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 
-// Opened per call rather than kept open: a recording may spool thousands of tensors.
 File open_file(const std::string& path, const char* mode) {
   File f(std::fopen(path.c_str(), mode), &std::fclose);
   if (!f) throw io_error("cannot open", path);
   return f;
-}
-
-void write_bytes(const std::string& path, const char* mode, const void* data, size_t size) {
-  File f = open_file(path, mode);
-  // An empty tensor's data pointer may be null, which fwrite must not be given even for 0 bytes.
-  if ((size > 0 && std::fwrite(data, 1, size, f.get()) != size) || std::fflush(f.get()) != 0)
-    throw io_error("cannot write", path);
-}
-
-void write_data(const std::string& path, const at::Tensor& t) {
-  write_bytes(path, "ab", t.data_ptr(), static_cast<size_t>(t.numel()) * t.element_size());
 }
 
 // "float32 2x3", as stats.csv writes them.
@@ -52,66 +37,50 @@ std::vector<int64_t> trailing(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
-TensorSpool::TensorSpool(std::string path, Layout layout, std::string where)
-    : path_(std::move(path)), layout_(layout), where_(std::move(where)) {}
-
-void TensorSpool::append(const at::Tensor& tensor) {
-  at::Tensor t = layout_ == Layout::npy ? npy_storable(tensor)
-                                        : tensor.detach().to(at::kCPU).contiguous();
-  if (!started_) {
-    start(t);
+void TensorSpool::append(const StoredTensor& t) {
+  if (batches_.empty()) {
+    shape_ = t.shape;
   } else {
     check_fits(t);
-    shape_[0] += t.size(0);
+    shape_[0] += t.shape[0];
   }
-  write_data(path_, t);
+  batches_.push_back(t);
 }
 
-void TensorSpool::start(const at::Tensor& t) {
-  dtype_ = t.scalar_type();
-  shape_ = t.sizes().vec();
-  make_directories(std::filesystem::path(path_).parent_path().string());
-  std::string header;
-  if (layout_ == Layout::npy) {
-    std::vector<int64_t> widest = shape_;  // the longest dim-0 text the final header can need
-    if (!widest.empty()) widest[0] = std::numeric_limits<int64_t>::max();
-    header = npy_header(dtype_, widest, path_);
-    header_size_ = header.size();
-  }
-  write_bytes(path_, "wb", header.data(), header.size());
-  started_ = true;
-}
-
-void TensorSpool::check_fits(const at::Tensor& t) const {
+void TensorSpool::check_fits(const StoredTensor& t) const {
   const std::string hint = "record without --batch-size, or with --reduce or --save none";
-  if (shape_.empty() || t.dim() == 0)
+  const at::ScalarType dtype = batches_.front().dtype;
+  if (shape_.empty() || t.shape.empty())
     throw Error(Exit::model_failed, "cannot concatenate batches: a 0-dim tensor", where_, hint);
-  if (t.scalar_type() != dtype_ || trailing(t.sizes().vec()) != trailing(shape_))
+  if (t.dtype != dtype || trailing(t.shape) != trailing(shape_))
     throw Error(Exit::model_failed,
-                "cannot concatenate batches: shapes differ (" + described(dtype_, shape_) + " then " +
-                    described(t.scalar_type(), t.sizes().vec()) + ")",
+                "cannot concatenate batches: shapes differ (" + described(dtype, shape_) +
+                    " then " + described(t.dtype, t.shape) + ")",
                 where_, hint);
 }
 
-void TensorSpool::finish() {
-  if (!started_ || layout_ != Layout::npy) return;
-  const std::string header = npy_header(dtype_, shape_, path_, header_size_);
-  if (header.size() != header_size_)  // cannot happen: room was left for the widest dim 0
-    throw Error(Exit::write_failed, "the .npy header outgrew its reserved space", path_);
-  write_bytes(path_, "r+b", header.data(), header.size());
+void TensorSpool::write_npy(const std::string& path) const {
+  if (batches_.empty()) return;
+  File f = open_file(path, "wb");
+  const std::string header = npy_header(batches_.front().dtype, shape_, path);
+  bool ok = std::fwrite(header.data(), 1, header.size(), f.get()) == header.size();
+  for (const StoredTensor& b : batches_) {
+    const at::Tensor t = npy_storable(read_stored(b));
+    const size_t size = static_cast<size_t>(t.numel()) * t.element_size();
+    // An empty tensor's data pointer may be null, which fwrite must not be given even for 0 bytes.
+    ok = ok && (size == 0 || std::fwrite(t.data_ptr(), 1, size, f.get()) == size);
+  }
+  if (!ok || std::fflush(f.get()) != 0) throw io_error("cannot write", path);
 }
 
-at::Tensor TensorSpool::take() {
-  at::Tensor t = at::empty(shape_, at::TensorOptions().dtype(dtype_));
-  {
-    File f = open_file(path_, "rb");
-    const size_t size = static_cast<size_t>(t.numel()) * t.element_size();
-    if (std::fread(t.data_ptr(), 1, size, f.get()) != size) throw io_error("cannot read back", path_);
+at::Tensor TensorSpool::take() const {
+  if (batches_.size() == 1) return read_stored(batches_.front());
+  at::Tensor t = at::empty(shape_, at::TensorOptions().dtype(batches_.front().dtype));
+  char* at = static_cast<char*>(t.data_ptr());
+  for (const StoredTensor& b : batches_) {
+    read_stored(b, at);
+    at += b.bytes();
   }
-  std::error_code ec;
-  std::filesystem::remove(path_, ec);
-  std::filesystem::remove(std::filesystem::path(path_).parent_path(), ec);  // fails unless empty
-  started_ = false;
   return t;
 }
 

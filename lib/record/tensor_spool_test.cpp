@@ -1,5 +1,5 @@
-// TensorSpool: batches appended to a .npy file must read back in NumPy as the concatenated array
-// (header rewritten with the final shape); raw spools read back as at::cat of the batches.
+// TensorSpool over a BatchFile: batches written as a .npy file must read back in NumPy as the
+// concatenated array; take() gives at::cat of the batches.
 #include "record/tensor_spool.h"
 
 #include <doctest/doctest.h>
@@ -23,11 +23,22 @@ std::vector<at::Tensor> arange_batches(at::ScalarType type, std::vector<int64_t>
   return out;
 }
 
+// Each batch stored in the file, between other tensors, as a pass stores them.
+TensorSpool spooled(BatchFile& file, const std::vector<at::Tensor>& batches,
+                    const std::string& where = "layer 1-1, output") {
+  TensorSpool spool(where);
+  for (const auto& b : batches) {
+    file.write(at::ones({2}));
+    spool.append(file.write(b));
+  }
+  return spool;
+}
+
 std::string spool_npy(const std::string& name, const std::vector<at::Tensor>& batches) {
-  const std::string path = test::temp_dir("spool") + "/sub/" + name;
-  TensorSpool spool(path, TensorSpool::Layout::npy, "layer 1-1, output");
-  for (const auto& b : batches) spool.append(b);
-  spool.finish();
+  const std::string dir = test::temp_dir("spool");
+  BatchFile file(dir + "/.spool/batch-1.raw");
+  const std::string path = dir + "/" + name;
+  spooled(file, batches).write_npy(path);
   return path;
 }
 
@@ -45,9 +56,9 @@ bool numpy_reads(const std::string& path, const std::string& dtype, int64_t n) {
 }
 
 std::string error_of(const std::vector<at::Tensor>& batches) {
-  TensorSpool spool(test::temp_dir("spool") + "/x.raw", TensorSpool::Layout::raw, "layer 2-1, input");
+  BatchFile file(test::temp_dir("spool") + "/batch-1.raw");
   try {
-    for (const auto& b : batches) spool.append(b);
+    spooled(file, batches, "layer 2-1, input");
   } catch (const Error& e) {
     CHECK(e.code() == Exit::model_failed);
     CHECK(e.where() == "layer 2-1, input");
@@ -74,16 +85,15 @@ TEST_CASE("npy spool of a 0-dim tensor holds it as a 0-dim array") {
                         "); sys.exit(0 if a.shape == () and a == 2.5 else 1)"));
 }
 
-TEST_CASE("raw spools read back as at::cat and leave no file behind") {
-  const std::string dir = test::temp_dir("spool") + "/.spool";
-  TensorSpool spool(dir + "/0.raw", TensorSpool::Layout::raw, "layer 1-1, output");
+TEST_CASE("take() reads the batches back as at::cat, dtype kept") {
+  BatchFile file(test::temp_dir("spool") + "/batch-1.raw");
   auto batches = arange_batches(at::kBFloat16, {1, 4}, 6);
-  for (const auto& b : batches) spool.append(b);
+  TensorSpool spool = spooled(file, batches);
   CHECK(spool.shape() == std::vector<int64_t>{6, 3});
   at::Tensor t = spool.take();
-  CHECK((t.scalar_type() == at::kBFloat16));  // raw keeps the dtype: .pt files hold bfloat16
+  CHECK((t.scalar_type() == at::kBFloat16));  // .pt files hold bfloat16
   CHECK(at::equal(t, at::cat(batches, 0)));
-  CHECK_FALSE(std::filesystem::exists(dir));
+  CHECK(at::equal(spooled(file, {batches[0]}).take(), batches[0]));
 }
 
 TEST_CASE("batches that cannot be concatenated are refused") {

@@ -2,31 +2,47 @@
 
 #include <torch/csrc/autograd/grad_mode.h>
 
+#include <exception>
+
 #include "summary/rows.h"
 #include "util/error.h"
 
 namespace modrec {
 namespace {
 
-// Forwards every call to two hooks: the caller's, and the trace that locates failures.
+// Forwards every call to two hooks: the caller's, and the trace that locates failures. The
+// TorchScript interpreter turns an exception from a hook into its own error, so the hook's
+// modrec::Error (say, a full disk) is kept here to be rethrown as it was.
 class Tee : public CallHooks {
  public:
   Tee(CallHooks& a, TraceCollector& trace) : a_(a), trace_(trace) {}
   void enter(int m, const std::vector<c10::IValue>& args) override {
     trace_.enter(m, args);
-    a_.enter(m, args);
+    guarded([&] { a_.enter(m, args); });
   }
   c10::IValue leave(int m, const c10::IValue& out) override {
     trace_.leave(m, out);
-    return a_.leave(m, out);
+    return guarded([&] { return a_.leave(m, out); });
   }
   at::Tensor route(int m, size_t argno, const at::Tensor& x) override {
-    return a_.route(m, argno, x);
+    return guarded([&] { return a_.route(m, argno, x); });
   }
+  std::exception_ptr hook_error() const { return hook_error_; }
 
  private:
+  template <class F>
+  auto guarded(F f) -> decltype(f()) {
+    try {
+      return f();
+    } catch (const Error&) {
+      hook_error_ = std::current_exception();
+      throw;
+    }
+  }
+
   CallHooks& a_;
   TraceCollector& trace_;
+  std::exception_ptr hook_error_;
 };
 
 std::string failing_call(const InstrumentedModel& model, const TraceCollector& trace) {
@@ -59,7 +75,12 @@ c10::IValue forward_with(InstrumentedModel& model, std::vector<c10::IValue> inpu
 c10::IValue run_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,
                         const RunOptions& options, CallHooks& hooks, TraceCollector& trace) {
   Tee tee(hooks, trace);
-  return forward_with(model, std::move(inputs), options, tee, trace);
+  try {
+    return forward_with(model, std::move(inputs), options, tee, trace);
+  } catch (const Error&) {
+    if (tee.hook_error()) std::rethrow_exception(tee.hook_error());
+    throw;
+  }
 }
 
 CallTrace trace_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,

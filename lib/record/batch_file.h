@@ -1,0 +1,48 @@
+// The tensors one pass keeps (record --save pt|npy), written to one file the moment each is
+// captured: in-place ops later in the pass cannot change them there, and the recording holds no
+// copies in memory however many layers it keeps. The file stays in the run directory's .spool/
+// until the recording is written; each capture's TensorSpool reads its tensors back by extent.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace modrec {
+
+// A tensor's C-order bytes at `offset` in `file`.
+struct StoredTensor {
+  std::shared_ptr<const std::string> file;
+  uint64_t offset = 0;
+  at::ScalarType dtype = at::kFloat;
+  std::vector<int64_t> shape;
+
+  uint64_t bytes() const;
+};
+
+class BatchFile {
+ public:
+  explicit BatchFile(std::string path);  // nothing is created before the first write
+  ~BatchFile();
+  BatchFile(const BatchFile&) = delete;
+  BatchFile& operator=(const BatchFile&) = delete;
+
+  // Appends t (detached, on the CPU, contiguous). Throws Error(write_failed) naming the file.
+  StoredTensor write(const at::Tensor& t);
+  double seconds() const { return seconds_; }  // spent in write(): disk time
+
+ private:
+  std::shared_ptr<const std::string> path_;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  double seconds_ = 0;
+};
+
+// Reads s's bytes into dst (s.bytes() of room). Throws Error(write_failed) naming the file.
+void read_stored(const StoredTensor& s, void* dst);
+// s as a new tensor of its dtype and shape.
+at::Tensor read_stored(const StoredTensor& s);
+
+}  // namespace modrec
