@@ -22,7 +22,7 @@ done
 
 if ((do_build)); then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" --target modrec plain_libtorch -j"$(nproc)"
+  cmake --build "$build" --target modrec plain_libtorch stats_throughput -j"$(nproc)"
 fi
 if [[ ! -f "$build/models/resnet50.pt" || ! -f "$build/models/resnet18.pt" ]]; then
   /usr/bin/python3 scripts/make_samples.py --out "$build/models" --only resnet50 resnet18 \

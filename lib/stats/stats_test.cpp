@@ -1,8 +1,6 @@
 // RunningStats against torch's own reductions (stats_expected.py) and against itself when the
 // same data arrives in batches.
-#include <chrono>
 #include <cmath>
-#include <random>
 
 #include <doctest/doctest.h>
 
@@ -137,22 +135,6 @@ TEST_CASE("histogram bin counts must be a positive multiple of 4") {
   CHECK_NOTHROW(RunningStats(8));
   RunningStats a(8), b(16);
   CHECK_THROWS_AS(a.merge(b), std::invalid_argument);
-}
-
-TEST_CASE("throughput" * doctest::skip()) {
-  std::vector<float> data(1 << 24);
-  std::mt19937 rng(7);
-  std::normal_distribution<float> normal;
-  for (float& v : data) v = normal(rng);
-  double secs = 1e9;  // best of a few runs: the build machine is shared
-  for (int run = 0; run < 5; ++run) {
-    RunningStats s;
-    const auto t0 = std::chrono::steady_clock::now();
-    s.add(data.data(), data.size());
-    secs = std::min(secs, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  MESSAGE(data.size(), " floats in ", secs * 1e3, " ms: ", secs * 1e9 / data.size(),
-          " ns/element, ", data.size() * sizeof(float) / secs / 1e9, " GB/s");
 }
 
 }  // namespace

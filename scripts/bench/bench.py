@@ -11,7 +11,9 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
   2. record: resnet18, batch 8 at 224x224, the recorded forward+backward (modrec's
      `timing: batch 1 pass` debug line) against plain forward+backward, for one layer, all layers
      without tensors, all layers with tensors; the write is reported apart, in MB/s;
-  3. peak RSS of `record --layers all --save none` for 16 batches of 1 against 1 batch of 1.
+  3. peak RSS of `record --layers all --save none` for 16 batches of 1 against 1 batch of 1, and
+     of `--save pt` against `--save none` for the batch of 8 (kept tensors go to disk as captured);
+  4. the statistics kernel alone: ns per float (scripts/bench/stats_throughput, one thread).
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input and thread count; the pass compared is the first of a fresh
 process in both (the plain program's second repetition is reported as the warm time).
@@ -36,8 +38,9 @@ TIMING = re.compile(r"timing: (.+?) ([0-9.]+) s$")
 
 
 def disk_time(phases):
-    """Time spent writing a recording: the final write plus each batch's store (tensors appended
-    to disk as batches come); the issue reports disk time apart from the pass."""
+    """Time spent writing a recording: the final write plus each batch's store (modrec counts the
+    writes of kept tensors, made as they are captured during the pass, as the store's and not the
+    pass's); the issue reports disk time apart from the pass."""
     return phases["write"] + sum(v for k, v in phases.items() if k.endswith(" store"))
 
 def cpu_of_children():
@@ -196,17 +199,24 @@ class Bench:
         # two batches: tells a one-time cost of the second pass from growth with the batches
         two = self.rss_of(model, self.input_file((2, 3, 224, 224)), ["--batch-size", "1"])
         many = self.rss_of(model, self.input_file((16, 3, 224, 224)), ["--batch-size", "1"])
+        batch8 = self.input_file((8, 3, 224, 224))
+        stats_only = self.rss_of(model, batch8, [])
+        tensors = self.rss_of(model, batch8, [], save="pt")
         return {"model": "resnet18", "one_batch_kb": one, "two_batches_kb": two,
                 "sixteen_batches_kb": many, "ratio": many / one, "ratio_vs_two": many / two,
-                "target": RSS_TARGET}
+                "target": RSS_TARGET, "batch8_none_kb": stats_only, "batch8_pt_kb": tensors}
 
-    def rss_of(self, model, inp, extra):
+    def rss_of(self, model, inp, extra, save="none"):
         out = self.fresh_dir("rss")
         _, proc = run(["/usr/bin/time", "-v", self.modrec, *self.thread_args, "record", model,
-                       "--input", inp, "--layers", "all", "--save", "none", "--out", out, *extra])
+                       "--input", inp, "--layers", "all", "--save", save, "--out", out, *extra])
         shutil.rmtree(out)
         m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
         return int(m.group(1))
+
+    def stats_kernel(self):
+        _, proc = run([os.path.join(self.build, "scripts", "bench", "stats_throughput")])
+        return json.loads(proc.stdout)
 
     def environment(self):
         return {"threads": self.threads, "cores": os.cpu_count(), "blas": blas(),
@@ -294,6 +304,11 @@ def report(res):
           f"(target <= {m['target']}: {mark(m['ratio'] <= m['target'])})")
     print(f"  2 batches of 1: {m['two_batches_kb'] / 1024:.0f} MiB; 16 against 2 batches: "
           f"{m['ratio_vs_two']:.3f}")
+    print(f"  batch of 8, all layers: --save none {m['batch8_none_kb'] / 1024:.0f} MiB, --save pt "
+          f"{m['batch8_pt_kb'] / 1024:.0f} MiB ({r['all_layers_pt']['written_mb']:.0f} MB kept)")
+    k = res["stats_kernel"]
+    print(f"\n4. statistics kernel: {k['ns_per_element']:.2f} ns per float, {k['gb_per_s']:.1f} GB/s "
+          f"on one thread (AVX2 kernels: {'yes' if k['avx2'] else 'no'})")
 
 
 def main():
@@ -308,7 +323,7 @@ def main():
     os.makedirs(bench.work, exist_ok=True)
     start = time.perf_counter()
     res = {"environment": bench.environment(), "summary": bench.summary(),
-           "record": bench.record(), "rss": bench.peak_rss()}
+           "record": bench.record(), "rss": bench.peak_rss(), "stats_kernel": bench.stats_kernel()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")
