@@ -95,4 +95,16 @@ at::Tensor read_stored(const StoredTensor& s) {
   return t;
 }
 
+void discard_stored(const StoredTensor& s) {
+#ifdef FALLOC_FL_PUNCH_HOLE
+  const int fd = ::open(s.file->c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return;  // only space is at stake: the file goes with the spool anyway
+  ::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(s.offset),
+              static_cast<off_t>(s.bytes()));
+  ::close(fd);
+#else
+  (void)s;
+#endif
+}
+
 }  // namespace modrec

@@ -44,5 +44,8 @@ class BatchFile {
 void read_stored(const StoredTensor& s, void* dst);
 // s as a new tensor of its dtype and shape.
 at::Tensor read_stored(const StoredTensor& s);
+// Gives s's disk space back once it has been read for good (a hole punched where the filesystem
+// allows it), so that writing the final files does not need the recording's size twice.
+void discard_stored(const StoredTensor& s);
 
 }  // namespace modrec

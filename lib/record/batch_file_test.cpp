@@ -2,6 +2,9 @@
 #include "record/batch_file.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -33,4 +36,37 @@ TEST_CASE("a stored tensor whose file is gone is a write error naming the file")
     CHECK(e.code() == Exit::write_failed);
     CHECK(e.where() == path);
   }
+}
+
+namespace {
+int64_t allocated_kib(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return static_cast<int64_t>(st.st_blocks) / 2;
+}
+
+bool can_punch_holes(const std::string& dir) {
+  const std::string probe = dir + "/probe";
+  const int fd = ::open(probe.c_str(), O_RDWR | O_CREAT, 0644);
+  const bool ok = fd >= 0 && ::ftruncate(fd, 1 << 16) == 0 &&
+                  ::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 4096) == 0;
+  if (fd >= 0) ::close(fd);
+  return ok;
+}
+}  // namespace
+
+TEST_CASE("discard_stored gives the disk space of a read tensor back") {
+  const std::string dir = test::temp_dir("spool");
+  if (!can_punch_holes(dir)) {
+    MESSAGE("this filesystem cannot punch holes: nothing to check");
+    return;
+  }
+  const std::string path = dir + "/batch-1.raw";
+  BatchFile file(path);
+  const StoredTensor kept = file.write(at::ones({1 << 18}));  // 1 MiB
+  const StoredTensor gone = file.write(at::ones({1 << 18}));
+  const int64_t before = allocated_kib(path);
+  discard_stored(gone);
+  CHECK(allocated_kib(path) <= before - 1000);
+  CHECK(at::equal(read_stored(kept), at::ones({1 << 18})));
 }

@@ -66,6 +66,7 @@ void TensorSpool::write_npy(const std::string& path) const {
   bool ok = std::fwrite(header.data(), 1, header.size(), f.get()) == header.size();
   for (const StoredTensor& b : batches_) {
     const at::Tensor t = npy_storable(read_stored(b));
+    discard_stored(b);
     const size_t size = static_cast<size_t>(t.numel()) * t.element_size();
     // An empty tensor's data pointer may be null, which fwrite must not be given even for 0 bytes.
     ok = ok && (size == 0 || std::fwrite(t.data_ptr(), 1, size, f.get()) == size);
@@ -74,11 +75,11 @@ void TensorSpool::write_npy(const std::string& path) const {
 }
 
 at::Tensor TensorSpool::take() const {
-  if (batches_.size() == 1) return read_stored(batches_.front());
   at::Tensor t = at::empty(shape_, at::TensorOptions().dtype(batches_.front().dtype));
   char* at = static_cast<char*>(t.data_ptr());
   for (const StoredTensor& b : batches_) {
     read_stored(b, at);
+    discard_stored(b);
     at += b.bytes();
   }
   return t;

@@ -23,9 +23,11 @@ class TensorSpool {
   // The concatenated shape so far (empty before the first batch).
   const std::vector<int64_t>& shape() const { return shape_; }
 
-  // The .npy file at `path` (its folder must exist); bfloat16 is stored as float32 (npy_storable).
+  // Either, once: the .npy file at `path` (its folder must exist; bfloat16 is stored as float32,
+  // see npy_storable), or the concatenated tensor, dtype kept (for .pt files). The batches' disk
+  // space is given back as they are read (discard_stored).
   void write_npy(const std::string& path) const;
-  at::Tensor take() const;  // the concatenated tensor, dtype kept (for .pt files)
+  at::Tensor take() const;
 
  private:
   void check_fits(const StoredTensor& t) const;
