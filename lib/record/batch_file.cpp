@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 
 #include "util/atomic_file.h"
@@ -14,11 +13,6 @@
 namespace modrec {
 namespace {
 
-Error io_error(const std::string& what, const std::string& path) {
-  return Error(Exit::write_failed, what + ": " + std::strerror(errno), path,
-               "check free space and permissions");
-}
-
 // Whole transfers: write() and pread() may move fewer bytes than asked, and EINTR is retried.
 template <class Io>
 void transfer(Io io, const std::string& path, const char* what, char* data, uint64_t size) {
@@ -27,7 +21,7 @@ void transfer(Io io, const std::string& path, const char* what, char* data, uint
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       if (n == 0) errno = EIO;  // a short file: the spool was truncated
-      throw io_error(what, path);
+      throw write_error(what, path);
     }
     data += n;
     size -= static_cast<uint64_t>(n);
@@ -55,7 +49,7 @@ StoredTensor BatchFile::write(const at::Tensor& tensor) {
   if (fd_ < 0) {
     make_directories(std::filesystem::path(*path_).parent_path().string());
     fd_ = ::open(path_->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw io_error("cannot open", *path_);
+    if (fd_ < 0) throw write_error("cannot open", *path_);
   }
   StoredTensor s{path_, size_, t.scalar_type(), t.sizes().vec()};
   const uint64_t size = s.bytes();
@@ -72,7 +66,7 @@ void read_stored(const StoredTensor& s, void* dst) {
   const uint64_t size = s.bytes();
   if (size == 0) return;
   const int fd = ::open(s.file->c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw io_error("cannot open", *s.file);
+  if (fd < 0) throw write_error("cannot open", *s.file);
   uint64_t offset = s.offset;
   try {
     transfer(

@@ -1,8 +1,6 @@
 #include "record/tensor_spool.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 
 #include "tensors/dtype.h"
@@ -13,16 +11,11 @@
 namespace modrec {
 namespace {
 
-Error io_error(const std::string& what, const std::string& path) {
-  return Error(Exit::write_failed, what + ": " + std::strerror(errno), path,
-               "check free space and permissions");
-}
-
 using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 
 File open_file(const std::string& path, const char* mode) {
   File f(std::fopen(path.c_str(), mode), &std::fclose);
-  if (!f) throw io_error("cannot open", path);
+  if (!f) throw write_error("cannot open", path);
   return f;
 }
 
@@ -71,7 +64,7 @@ void TensorSpool::write_npy(const std::string& path) const {
     // An empty tensor's data pointer may be null, which fwrite must not be given even for 0 bytes.
     ok = ok && (size == 0 || std::fwrite(t.data_ptr(), 1, size, f.get()) == size);
   }
-  if (!ok || std::fflush(f.get()) != 0) throw io_error("cannot write", path);
+  if (!ok || std::fflush(f.get()) != 0) throw write_error("cannot write", path);
 }
 
 at::Tensor TensorSpool::take() const {

@@ -1,5 +1,7 @@
 #include "util/error.h"
 
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 
 namespace modrec {
@@ -7,6 +9,11 @@ namespace modrec {
 Error::Error(Exit code, std::string what, std::string where, std::string hint)
     : std::runtime_error(std::move(what)), code_(code), where_(std::move(where)),
       hint_(std::move(hint)) {}
+
+Error write_error(const std::string& what, const std::string& path) {
+  return Error(Exit::write_failed, what + ": " + std::strerror(errno), path,
+               "check free space and permissions");
+}
 
 std::string Error::line() const {
   std::string out = "modrec: error: ";

@@ -29,6 +29,9 @@ class Error : public std::runtime_error {
   std::string hint_;
 };
 
+// Error(write_failed) for a failed system call on `path`: "<what>: <strerror(errno)>".
+Error write_error(const std::string& what, const std::string& path);
+
 // The first meaningful line of a (LibTorch) exception message: no C++ frames, no blank lines.
 std::string first_line(const std::string& message);
 
