@@ -45,6 +45,7 @@ BatchFile::~BatchFile() {
 
 StoredTensor BatchFile::write(const at::Tensor& tensor) {
   const at::Tensor t = tensor.detach().to(at::kCPU).contiguous();
+  std::lock_guard<std::mutex> lock(mutex_);
   Stopwatch clock;
   if (fd_ < 0) {
     make_directories(std::filesystem::path(*path_).parent_path().string());

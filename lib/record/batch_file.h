@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,10 +31,12 @@ class BatchFile {
   BatchFile& operator=(const BatchFile&) = delete;
 
   // Appends t (detached, on the CPU, contiguous). Throws Error(write_failed) naming the file.
+  // Thread-safe: backward may run hooks on one thread per device.
   StoredTensor write(const at::Tensor& t);
   double seconds() const { return seconds_; }  // spent in write(): disk time
 
  private:
+  std::mutex mutex_;
   std::shared_ptr<const std::string> path_;
   int fd_ = -1;
   uint64_t size_ = 0;
