@@ -195,6 +195,7 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   const CaptureSet captures = captures_of(job);
   Session session = open_session(job.model, job.inputs, {captures.grad_input});
   spdlog::debug("timing: load {:.6f} s", clock.lap());
+  spdlog::debug("statistics on {} threads", statistics_threads());
   Recording recording(job, captures, session, dir.path());
   const auto batches = split_batches(session.inputs, job.batch_size);
   if (seed.defined() && batches.size() > 1)

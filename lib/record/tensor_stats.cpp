@@ -3,6 +3,8 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
+#include <atomic>
+
 #include "tensors/dtype.h"
 #include "util/error.h"
 
@@ -60,6 +62,12 @@ TensorSummary summarize_tensor(const at::Tensor& t) {
   TensorSummary s{RunningStats(), t.sizes().vec(), dtype_name(t.scalar_type())};
   add_tensor(s.stats, t);
   return s;
+}
+
+int statistics_threads() {
+  std::atomic<int> parts{0};
+  at::parallel_for(0, at::get_num_threads(), 1, [&](int64_t, int64_t) { ++parts; });
+  return parts;
 }
 
 }  // namespace modrec

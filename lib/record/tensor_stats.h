@@ -21,4 +21,8 @@ struct TensorSummary {
 
 TensorSummary summarize_tensor(const at::Tensor& t);
 
+// How many threads summarize_tensor splits a large tensor over: LibTorch's intra-op threads when
+// this library was built with OpenMP (see lib/CMakeLists.txt), else 1.
+int statistics_threads();
+
 }  // namespace modrec
