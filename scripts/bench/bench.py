@@ -10,7 +10,8 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      plain_libtorch processes doing load + one no-grad forward (median of --summary-runs);
   2. record: resnet18, batch 8 at 224x224, the recorded forward+backward (modrec's
      `timing: batch 1 pass` debug line) against plain forward+backward, for one layer, all layers
-     without tensors, all layers with tensors; the write is reported apart, in MB/s;
+     without tensors, all layers with tensors, run round-robin with the plain program; the
+     write is reported apart, in MB/s;
   3. peak RSS of `record --layers all --save none` for 16 batches of 1 against 1 batch of 1, and
      of `--save pt` against `--save none` for the batch of 8 (kept tensors go to disk as captured);
   4. the statistics kernel alone: ns per float (scripts/bench/stats_throughput, one thread).
@@ -135,8 +136,7 @@ class Bench:
         }
 
     # 2. record ----------------------------------------------------------------------------
-    def plain_backward(self, model, inp, k):
-        runs = [self.plain_run(model, ["--input", inp], "backward", 2) for _ in range(k)]
+    def plain_backward(self, runs):
         return {
             "cold_pass_s": median([r["times_s"][0] for _, r in runs]),
             "warm_pass_s": median([r["times_s"][1] for _, r in runs]),
@@ -146,13 +146,15 @@ class Bench:
             "process_cpu_s": median([r["process_cpu_s"] - r["cpu_times_s"][1] for _, r in runs]),
         }
 
-    def record_case(self, model, inp, k, name, extra):
-        samples = []
-        for _ in range(k):
-            out = self.fresh_dir("rec_" + name)
-            wall, ph, cpu = self.modrec_run(["record", model, "--input", inp, "--out", out, *extra])
-            samples.append((wall, ph, dir_bytes(out), recorded_elements(out), cpu))
-            shutil.rmtree(out)
+    def record_sample(self, model, inp, name, extra):
+        out = self.fresh_dir("rec_" + name)
+        wall, ph, cpu = self.modrec_run(["record", model, "--input", inp, "--out", out, *extra])
+        sample = (wall, ph, dir_bytes(out), recorded_elements(out), cpu)
+        shutil.rmtree(out)
+        os.sync()  # the next run must not share the machine with this one's writeback
+        return sample
+
+    def record_case(self, samples, extra):
         write = [disk_time(ph) for _, ph, *_ in samples]
         nbytes = samples[0][2]
         return {
@@ -168,9 +170,11 @@ class Bench:
         }
 
     def record(self):
+        """Round-robin: each repetition runs plain LibTorch and then every case, so that a change
+        in the machine's load shifts all of them alike; ratios are medians of the ratios within
+        a repetition."""
         model, k = self.model("resnet18"), self.args.record_runs
         inp = self.input_file((8, 3, 224, 224))
-        plain = self.plain_backward(model, inp, k)
         cases = {
             "one_layer_pt": ["--layers", "1-5", "--save", "pt"],
             "all_layers_none": ["--layers", "all", "--save", "none"],
@@ -179,11 +183,20 @@ class Bench:
             "all_layers_none_output_only": ["--layers", "all", "--save", "none",
                                             "--capture", "output"],
         }
+        plain_runs, samples = [], {name: [] for name in cases}
+        for _ in range(k):
+            plain_runs.append(self.plain_run(model, ["--input", inp], "backward", 2))
+            for name, extra in cases.items():
+                samples[name].append(self.record_sample(model, inp, name, extra))
+        plain = self.plain_backward(plain_runs)
+        cold = [r["times_s"][0] for _, r in plain_runs]
+        warm = [r["times_s"][1] for _, r in plain_runs]
         out = {"model": "resnet18", "input": [8, 3, 224, 224], "runs": k, "plain": plain}
         for name, extra in cases.items():
-            case = self.record_case(model, inp, k, name, extra)
-            case["pass_ratio"] = case["pass_s"] / plain["cold_pass_s"]
-            case["pass_ratio_vs_warm"] = case["pass_s"] / plain["warm_pass_s"]
+            case = self.record_case(samples[name], extra)
+            passes = [ph["batch 1 pass"] for _, ph, *_ in samples[name]]
+            case["pass_ratio"] = median([m / p for m, p in zip(passes, cold)])
+            case["pass_ratio_vs_warm"] = median([m / p for m, p in zip(passes, warm)])
             case["process_ratio"] = case["process_minus_write_s"] / plain["process_s"]
             case["process_cpu_ratio"] = case["process_cpu_s"] / plain["process_cpu_s"]
             extra_s = case["pass_s"] - plain["cold_pass_s"]
@@ -283,7 +296,8 @@ def report(res):
     print(f"  forward: modrec {s['modrec_forward_s']:.3f} s, plain {s['plain_forward_s']:.3f} s, "
           f"ratio {s['forward_ratio']:.2f}x; modrec table formatting {s['modrec_format_s']:.3f} s")
     p = r["plain"]
-    print(f"\n2. record resnet18 8x3x224x224, forward+backward (median of {r['runs']} processes)")
+    print(f"\n2. record resnet18 8x3x224x224, forward+backward (median of {r['runs']} processes each, "
+          f"run round-robin; ratios: medians of the ratios within a round)")
     print(f"  plain LibTorch: first pass {p['cold_pass_s']:.3f} s, second pass "
           f"{p['warm_pass_s']:.3f} s, load {p['load_s']:.3f} s, process CPU (one pass) "
           f"{p['process_cpu_s']:.3f} s")
