@@ -63,10 +63,10 @@ StoredTensor BatchFile::write(const at::Tensor& tensor) {
   return s;
 }
 
-void read_stored(const StoredTensor& s, void* dst) {
+void take_stored(const StoredTensor& s, void* dst) {
   const uint64_t size = s.bytes();
   if (size == 0) return;
-  const int fd = ::open(s.file->c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(s.file->c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) throw write_error("cannot open", *s.file);
   uint64_t offset = s.offset;
   try {
@@ -81,25 +81,18 @@ void read_stored(const StoredTensor& s, void* dst) {
     ::close(fd);
     throw;
   }
-  ::close(fd);
-}
-
-at::Tensor read_stored(const StoredTensor& s) {
-  at::Tensor t = at::empty(s.shape, at::TensorOptions().dtype(s.dtype));
-  read_stored(s, t.data_ptr());
-  return t;
-}
-
-void discard_stored(const StoredTensor& s) {
 #ifdef FALLOC_FL_PUNCH_HOLE
-  const int fd = ::open(s.file->c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return;  // only space is at stake: the file goes with the spool anyway
+  // Only space is at stake: where holes cannot be punched, the file goes with the spool anyway.
   ::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(s.offset),
-              static_cast<off_t>(s.bytes()));
-  ::close(fd);
-#else
-  (void)s;
+              static_cast<off_t>(size));
 #endif
+  ::close(fd);
+}
+
+at::Tensor take_stored(const StoredTensor& s) {
+  at::Tensor t = at::empty(s.shape, at::TensorOptions().dtype(s.dtype));
+  take_stored(s, t.data_ptr());
+  return t;
 }
 
 }  // namespace modrec

@@ -1,7 +1,7 @@
 // The tensors one pass keeps (record --save pt|npy), written to one file the moment each is
 // captured: in-place ops later in the pass cannot change them there, and the recording holds no
 // copies in memory however many layers it keeps. The file stays in the run directory's .spool/
-// until the recording is written; each capture's TensorSpool reads its tensors back by extent.
+// until the recording is written; each capture's TensorSpool takes its tensors back by extent.
 #pragma once
 #include <ATen/ATen.h>
 
@@ -43,12 +43,11 @@ class BatchFile {
   double seconds_ = 0;
 };
 
-// Reads s's bytes into dst (s.bytes() of room). Throws Error(write_failed) naming the file.
-void read_stored(const StoredTensor& s, void* dst);
-// s as a new tensor of its dtype and shape.
-at::Tensor read_stored(const StoredTensor& s);
-// Gives s's disk space back once it has been read for good (a hole punched where the filesystem
-// allows it), so that writing the final files does not need the recording's size twice.
-void discard_stored(const StoredTensor& s);
+// Reads s's bytes into dst (s.bytes() of room), once: its disk space is given back (a hole
+// punched where the filesystem allows it), so that writing the final files does not need the
+// recording's size twice. Throws Error(write_failed) naming the file.
+void take_stored(const StoredTensor& s, void* dst);
+// s as a new tensor of its dtype and shape, the same way.
+at::Tensor take_stored(const StoredTensor& s);
 
 }  // namespace modrec

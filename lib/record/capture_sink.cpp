@@ -52,7 +52,7 @@ void CaptureSink::keep(size_t i, const StoredTensor& stored) {
     spools_[i].append(stored);
     return;
   }
-  const at::Tensor t = read_stored(stored);
+  const at::Tensor t = take_stored(stored);
   at::Tensor summed = t.dim() > 0 ? t.to(at::kDouble).sum(0) : t.to(at::kDouble);
   reduced_[i] = reduced_[i].defined() ? reduced_[i] + summed : summed;
 }

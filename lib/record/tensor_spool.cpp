@@ -52,14 +52,13 @@ void TensorSpool::check_fits(const StoredTensor& t) const {
                 where_, hint);
 }
 
-void TensorSpool::write_npy(const std::string& path) const {
+void TensorSpool::write_npy(const std::string& path) {
   if (batches_.empty()) return;
   File f = open_file(path, "wb");
   const std::string header = npy_header(batches_.front().dtype, shape_, path);
   bool ok = std::fwrite(header.data(), 1, header.size(), f.get()) == header.size();
   for (const StoredTensor& b : batches_) {
-    const at::Tensor t = npy_storable(read_stored(b));
-    discard_stored(b);
+    const at::Tensor t = npy_storable(take_stored(b));
     const size_t size = static_cast<size_t>(t.numel()) * t.element_size();
     // An empty tensor's data pointer may be null, which fwrite must not be given even for 0 bytes.
     ok = ok && (size == 0 || std::fwrite(t.data_ptr(), 1, size, f.get()) == size);
@@ -67,12 +66,11 @@ void TensorSpool::write_npy(const std::string& path) const {
   if (!ok || std::fflush(f.get()) != 0) throw write_error("cannot write", path);
 }
 
-at::Tensor TensorSpool::take() const {
+at::Tensor TensorSpool::take() {
   at::Tensor t = at::empty(shape_, at::TensorOptions().dtype(batches_.front().dtype));
   char* at = static_cast<char*>(t.data_ptr());
   for (const StoredTensor& b : batches_) {
-    read_stored(b, at);
-    discard_stored(b);
+    take_stored(b, at);
     at += b.bytes();
   }
   return t;

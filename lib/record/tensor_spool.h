@@ -24,10 +24,10 @@ class TensorSpool {
   const std::vector<int64_t>& shape() const { return shape_; }
 
   // Either, once: the .npy file at `path` (its folder must exist; bfloat16 is stored as float32,
-  // see npy_storable), or the concatenated tensor, dtype kept (for .pt files). The batches' disk
-  // space is given back as they are read (discard_stored).
-  void write_npy(const std::string& path) const;
-  at::Tensor take() const;
+  // see npy_storable), or the concatenated tensor, dtype kept (for .pt files). The batches are
+  // taken from their batch files (take_stored), which gives their disk space back.
+  void write_npy(const std::string& path);
+  at::Tensor take();
 
  private:
   void check_fits(const StoredTensor& t) const;
