@@ -1,7 +1,5 @@
 #include "record/recorder.h"
 
-#include <set>
-
 #include "record/gradient_hook.h"
 #include "run/value_meta.h"
 
@@ -21,20 +19,23 @@ c10::IValue without_tensors(const c10::IValue& value) {
 // the ones that did.
 CapturedValue gather(const c10::IValue& skeleton, const std::vector<GradientSlot>& slots) {
   CapturedValue out;
-  std::vector<at::Tensor> arrived;  // a placeholder where a gradient arrived
   for (const auto& slot : slots) {
     if (slot.summary) out.tensors.push_back(*slot.summary);
     if (slot.stored) out.stored.push_back(*slot.stored);
-    arrived.push_back(slot.summary ? at::empty({0}) : at::Tensor());
   }
-  if (!out.stored.empty()) out.structure = without_tensors(rebuild_tensors(skeleton, arrived));
+  if (out.stored.empty()) return out;
+  const at::Tensor mark = at::empty({0});  // where a gradient arrived; rebuild makes the rest None
+  std::vector<at::Tensor> arrived;
+  for (const auto& slot : slots) arrived.push_back(slot.stored ? mark : at::Tensor());
+  out.structure = without_tensors(rebuild_tensors(skeleton, arrived));
   return out;
 }
 
+// Outputs hold a few tensors: pairwise is cheaper than a set, and allocates nothing per call.
 bool has_repeats(const std::vector<at::Tensor>& tensors) {
-  std::set<const void*> seen;
-  for (const auto& t : tensors)
-    if (!seen.insert(t.unsafeGetTensorImpl()).second) return true;
+  for (size_t i = 0; i < tensors.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (tensors[i].is_same(tensors[j])) return true;
   return false;
 }
 

@@ -13,6 +13,7 @@ namespace modrec {
 namespace {
 constexpr int kMinExponent = -1000;  // keeps (bins/2) / R a finite power of two
 constexpr int kMaxBins = 1 << 20;
+constexpr size_t kBlock = 512;  // values binned at a time
 
 // Smallest e with 2^e >= a, for finite a > 0.
 int ceil_log2(double a) {
@@ -80,7 +81,6 @@ MODREC_HOT_LOOP void bin_indices(const double* values, size_t n, double scale, i
 // interleaved tallies so that runs of equal bins do not wait on each other's stores.
 template <class BinBlock>
 void SymmetricHistogram::add_blocks(size_t n, BinBlock&& bin_block) {
-  constexpr size_t kBlock = 512;
   constexpr int kLanes = 4;
   const size_t slots = counts_.size() + 1;
   std::vector<int64_t> tally(kLanes * slots, 0);
@@ -117,9 +117,9 @@ void SymmetricHistogram::add(const float* values, size_t n) {
   const int32_t half = static_cast<int32_t>(counts_.size() / 2);
   const bool float_scale = !has_range_ || (exponent_ >= -100 && exponent_ <= 100);
   if (!float_scale) {
-    double block[512];
-    for (size_t start = 0; start < n; start += 512) {
-      const size_t len = std::min<size_t>(512, n - start);
+    double block[kBlock];
+    for (size_t start = 0; start < n; start += kBlock) {
+      const size_t len = std::min(kBlock, n - start);
       std::copy(values + start, values + start + len, block);
       add(block, len);
     }
