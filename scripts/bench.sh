@@ -8,6 +8,8 @@
 # measurements and prints the report. Takes ~5-10 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/torch_env.sh
+torch_env_ensure
 
 build=build-bench
 do_build=1
@@ -21,11 +23,11 @@ while (($#)); do
 done
 
 if ((do_build)); then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release $(torch_cmake_args) >/dev/null
   cmake --build "$build" --target modrec plain_libtorch stats_throughput -j"$(nproc)"
 fi
 if [[ ! -f "$build/models/resnet50.pt" || ! -f "$build/models/resnet18.pt" ]]; then
-  /usr/bin/python3 scripts/make_samples.py --out "$build/models" --only resnet50 resnet18 \
+  "$MODREC_PYTHON" scripts/make_samples.py --out "$build/models" --only resnet50 resnet18 \
     --torchvision
 fi
-exec /usr/bin/python3 scripts/bench/bench.py --build "$build" "${passthrough[@]}"
+exec "$MODREC_PYTHON" scripts/bench/bench.py --build "$build" "${passthrough[@]}"

@@ -14,18 +14,20 @@ targets=("$@")
 ((${#targets[@]})) || targets=(tensor_file model_file)
 # Full malloc stacks: LibTorch has no frame pointers, and lsan.supp matches frames inside it.
 ASAN_EXTRA="fast_unwind_on_malloc=0" source "$root/scripts/sanitizers/env.sh"
+source "$root/scripts/torch_env.sh"
+torch_env_ensure
 
 build_targets() {
   [ -f "$build/build.ninja" ] ||
     CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DMODREC_FUZZ=ON \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo $(torch_cmake_args) >/dev/null
   cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 }
 
 # Seeds, read-only: the samples a target reads plus the generated small files.
 make_seeds() {
   local generated="$build/seeds/generated"
-  [ -d "$generated" ] || /usr/bin/python3 "$root/tests/fuzz/make_seeds.py" "$generated"
+  [ -d "$generated" ] || "$MODREC_PYTHON" "$root/tests/fuzz/make_seeds.py" "$generated"
   mkdir -p "$build/seeds/tensor_file" "$build/seeds/model_file"
   cp -u "$root"/samples/*.input.pt "$generated"/* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
   cp -u "$root"/samples/*.pt "$generated"/*.pt "$build/seeds/model_file/"

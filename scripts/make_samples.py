@@ -1,7 +1,7 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Write the sample TorchScript models and their example inputs.
 
-    /usr/bin/python3 scripts/make_samples.py [--out DIR] [--only NAME ...]
+    python scripts/make_samples.py [--out DIR] [--only NAME ...]
                                              [--torchvision] [--large]
 
 For each model: <name>.pt (torch.jit.script of the eval-mode model),

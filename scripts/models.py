@@ -4,7 +4,7 @@ Every model scripts with torch.jit.script. Builders seed torch before
 constructing, so weights are the same in every process. The first group mirrors
 the models behind docs/torchinfo-reference/*.out; the rest exercise features
 (several inputs, reused modules, tuple/dict outputs, loops over ModuleLists).
-Run with /usr/bin/python3 (torch 1.13, torchvision 0.14).
+Run with the pinned environment's Python (scripts/torch_env.sh: torch 2.14.1, torchvision 0.29.1).
 """
 from typing import Callable, Dict, List, Tuple
 

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The PyTorch reference that modrec's tests compare against.
 
     oracle.py summary MODEL --out result.json [--weights model.pt] [--input FILE ...]
@@ -11,7 +11,7 @@ eager model is hooked on every module and run once; the rows follow torchinfo
 1.8.0's algorithm (see docs/torchinfo-format.md): a row per forward call in
 pre-hook order, never-called ancestors inserted, labels "depth-idx" from one
 counter per depth over the whole list. Without --input the model's example
-input is used. Run with /usr/bin/python3 (torch 1.13).
+input is used. Run with the pinned environment's Python (scripts/torch_env.sh).
 
 summary JSON: {model, mode, grad, inputs, rows: [...], totals: {...}}. Each row
 has label, module (path, "" for the root), type, var_name, depth, depth_index,

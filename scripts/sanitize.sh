@@ -8,7 +8,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${MODREC_ASAN_BUILD:-$root/build-asan}"
 source "$root/scripts/sanitizers/env.sh"
+source "$root/scripts/torch_env.sh"
+torch_env_ensure
 
-cmake -S "$root" -B "$build" -G Ninja -DMODREC_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DMODREC_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo $(torch_cmake_args) >/dev/null
 cmake --build "$build" -j"${JOBS:-2}"
 ctest --test-dir "$build" --output-on-failure -j"${JOBS:-2}" "$@"

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Installs what modrec needs from Debian's packages (skipped when all is present) and builds it
-# into build/ (or $MODREC_BUILD_DIR). Extra arguments go to cmake's configure step.
+# Installs what modrec needs and builds it into build/ (or $MODREC_BUILD_DIR):
+# - Debian's packages (skipped when all are present): compilers, CLI11, nlohmann-json, spdlog,
+#   doctest, jq;
+# - the pinned PyTorch environment (scripts/torch_env.sh): LibTorch for the build, and the Python
+#   the tests compare against, created once per machine in a cache directory outside the clone.
+# Extra arguments go to cmake's configure step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/torch_env.sh
 
-packages=(build-essential cmake ninja-build ccache libtorch-dev libcli11-dev nlohmann-json3-dev
-  libspdlog-dev doctest-dev python3-torch python3-torchvision python3-numpy libopenblas0-pthread jq)
+packages=(build-essential cmake ninja-build ccache libcli11-dev nlohmann-json3-dev libspdlog-dev
+  doctest-dev python3-venv jq)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,7 +22,9 @@ if ((${#missing[@]})); then
   $sudo_cmd apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+torch_env_ensure
 
 build="${MODREC_BUILD_DIR:-build}"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+# shellcheck disable=SC2046 # torch_cmake_args prints separate arguments without spaces inside
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(torch_cmake_args) "$@" >/dev/null
 cmake --build "$build" -j"$(nproc)"

@@ -1,7 +1,7 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Checks the oracle against torchinfo's own reference tables and PyTorch.
 
-    /usr/bin/python3 scripts/test_oracle.py [--ref DIR] [unittest args]
+    python scripts/test_oracle.py [--ref DIR] [unittest args]
 
 1. Rows, labels, shapes and every cell of the reference tables in
    torchinfo-reference/*.out (torchinfo 1.8.0 output) are rebuilt from the
@@ -327,7 +327,8 @@ def digest(path: str) -> str:
 
 
 def digests(folder: str) -> Dict[str, str]:
-    return {name: digest(os.path.join(folder, name)) for name in sorted(os.listdir(folder))}
+    return {name: digest(os.path.join(folder, name)) for name in sorted(os.listdir(folder))
+            if os.path.isfile(os.path.join(folder, name))}
 
 
 class Samples(unittest.TestCase):

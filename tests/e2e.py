@@ -12,7 +12,7 @@ BUILD = os.environ.get("MODREC_BUILD_DIR", os.path.join(ROOT, "build"))
 MODREC = os.path.abspath(os.environ.get("MODREC_BIN", os.path.join(BUILD, "modrec")))
 SAMPLES = os.path.join(ROOT, "samples")
 MODELS = os.path.join(BUILD, "models")  # generated, not committed
-PYTHON = "/usr/bin/python3"
+PYTHON = os.environ.get("MODREC_PYTHON", sys.executable)  # the oracle: ctest runs us with it
 
 
 def run(*args, code=0, env=None, stdin=None):

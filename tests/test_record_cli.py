@@ -150,6 +150,16 @@ class RecordCliTest(unittest.TestCase):
                     checked += 1
         return checked
 
+    def assertHistogramsAgree(self, a, b, what):
+        """Two runs' histograms of the same data computed at different batch sizes. PyTorch's
+        kernels (2.x) give batch-size-dependent results in the last bits (SingleInputNet's conv1
+        grad_output: 6.6e-9 apart at batch 16 vs 2 in eager PyTorch too, 1.2e-6 of its largest
+        value), so a value on a bin edge
+        may move to the next bin: the bins must be the same, and the counts differ by few moves."""
+        self.assertEqual(a["edges"], b["edges"], what)
+        moved = sum(abs(x - y) for x, y in zip(a["counts"], b["counts"]))
+        self.assertLessEqual(moved, 2 * max(1, sum(a["counts"]) // 10000), what)
+
     # 1 ---------------------------------------------------------------------------------------
     def test_stats_json_matches_torch_reductions(self):
         for name in ("TinyConvNet", "SingleInputNet"):
@@ -208,12 +218,12 @@ class RecordCliTest(unittest.TestCase):
                 for w, g in zip(saved(whole, *key), saved(batches, *key)):
                     self.assertEqual(g.shape[0], 16, key)
                     self.assertEqual(g.shape, w.shape, key)
-                    self.assertTrue(torch.allclose(g, w, rtol=1e-6, atol=1e-7), key)
+                    self.assertTrue(torch.allclose(g, w, rtol=1e-6, atol=1e-5 * w.abs().max()), key)
                 self.assertEqual(info["shapes"], [list(t.shape) for t in saved(batches, *key)], key)
                 for ea, eb in zip(a[key], b[key]):
-                    self.assertEqual(ea["histogram"], eb["histogram"], key)
+                    self.assertHistogramsAgree(ea["histogram"], eb["histogram"], key)
                     for field in STAT_FIELDS:
-                        self.assertClose(eb[field], ea[field], (key, field), abs_tol=1e-9)
+                        self.assertClose(eb[field], ea[field], (key, field), abs_tol=1e-6 * ea["abs_max"])
         self.assertRunStatsMatchTensors(batches)
 
     def test_uneven_batches_of_two_inputs(self):
@@ -229,7 +239,7 @@ class RecordCliTest(unittest.TestCase):
             for capture in layer["captures"]:
                 key = (layer["label"], capture)
                 for w, g in zip(saved(whole, *key), saved(split, *key)):
-                    self.assertTrue(torch.allclose(g, w, rtol=1e-6, atol=1e-7), key)
+                    self.assertTrue(torch.allclose(g, w, rtol=1e-6, atol=1e-5 * w.abs().max()), key)
 
     def test_reduce_sum_and_mean_over_batches(self):
         whole = batched(None)
@@ -247,13 +257,16 @@ class RecordCliTest(unittest.TestCase):
                         want = full.sum(0) if how == "sum" else full.mean(0)
                         self.assertEqual(r.shape, want.shape, key)
                         self.assertEqual(r.dtype, w.dtype, key)
+                        # Summing 16 samples in float64 is exact to ~1e-16; what remains is
+                        # PyTorch's batch-size-dependent last bits (assertHistogramsAgree).
                         scale = full.abs().sum(0) / (1 if how == "sum" else full.shape[0])
-                        self.assertTrue(torch.all((r.double() - want).abs() <= 1e-6 * scale + 1e-30),
-                                        (how, key))
+                        slack = 1e-6 * scale + 1e-5 * full.abs().max()
+                        self.assertTrue(torch.all((r.double() - want).abs() <= slack), (how, key))
                     # statistics stay those of the unreduced data
                     for ea, eb in zip(whole_stats[key], reduced_stats[key]):
-                        self.assertEqual((eb["shape"], eb["histogram"]), (ea["shape"], ea["histogram"]), key)
-                        self.assertClose(eb["mean"], ea["mean"], key, abs_tol=1e-9)
+                        self.assertEqual(eb["shape"], ea["shape"], key)
+                        self.assertHistogramsAgree(ea["histogram"], eb["histogram"], key)
+                        self.assertClose(eb["mean"], ea["mean"], key, abs_tol=1e-6 * ea["abs_max"])
 
     def test_reduce_manifest_shapes_describe_the_files(self):
         reduced = batched(2, "--reduce", "sum")
@@ -275,9 +288,9 @@ class RecordCliTest(unittest.TestCase):
             self.assertEqual(a.keys(), b.keys())
             for key in a:
                 for ea, eb in zip(a[key], b[key]):
-                    self.assertEqual(ea["histogram"], eb["histogram"], key)
+                    self.assertHistogramsAgree(ea["histogram"], eb["histogram"], key)
                     for field in STAT_FIELDS:
-                        self.assertClose(eb[field], ea[field], (key, field), abs_tol=1e-9)
+                        self.assertClose(eb[field], ea[field], (key, field), abs_tol=1e-6 * ea["abs_max"])
 
     # 4 ---------------------------------------------------------------------------------------
     def test_loss_mean_scales_gradients_by_first_output_numel(self):
@@ -476,7 +489,8 @@ class RecordCliTest(unittest.TestCase):
                         got, want = numpy.load(os.path.join(split, f)), numpy.load(os.path.join(whole, f))
                         self.assertEqual(list(header_shape), shape, (name, f))
                         self.assertEqual((got.shape, got.dtype), (want.shape, want.dtype), (name, f))
-                        self.assertTrue(numpy.allclose(got, want, rtol=1e-6, atol=1e-7), (name, f))
+                        atol = 1e-5 * float(numpy.abs(want).max(initial=0))  # batch-size-dependent bits
+                        self.assertTrue(numpy.allclose(got, want, rtol=1e-6, atol=atol), (name, f))
                         if name != "SingleInputNet":  # bfloat16 has no NumPy dtype: float32
                             self.assertEqual(got.dtype, "float32" if name == "bfloat16" else "float16")
             self.assertEqual(self.spooled_files(split), [], name)

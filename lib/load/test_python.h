@@ -1,4 +1,5 @@
-// Test helper: fixtures are written at test time by PyTorch itself (/usr/bin/python3), so the
+// Test helper: fixtures are written at test time by PyTorch itself (MODREC_PYTHON, the pinned
+// environment's Python), so the
 // expected values come from Python, never from modrec. Header-only; tensors/ tests use it too.
 #pragma once
 #include <cstdlib>
@@ -16,15 +17,16 @@ inline std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-// Runs /usr/bin/python3 with a script file (path from the source tree) and arguments; true on exit 0.
+// Runs the oracle's Python with a script file (path from the source tree) and arguments; true on
+// exit 0.
 inline bool run_python(const std::string& script, const std::string& args) {
-  std::string cmd = "/usr/bin/python3 " + shell_quote(script) + " " + args;
+  std::string cmd = shell_quote(MODREC_PYTHON) + " " + shell_quote(script) + " " + args;
   return std::system(cmd.c_str()) == 0;
 }
 
 // Runs Python code given inline; true on exit 0.
 inline bool python_ok(const std::string& code) {
-  return std::system(("/usr/bin/python3 -c " + shell_quote(code)).c_str()) == 0;
+  return std::system((shell_quote(MODREC_PYTHON) + " -c " + shell_quote(code)).c_str()) == 0;
 }
 
 // A fresh temporary folder, made once per `tag` and process.

@@ -86,7 +86,7 @@ PickleHead check_archive(ZipReader& reader, const std::string& path) {
                               std::to_string(overrun.at) + " but ends before");
   PickleHead head = read_pickle_head(data_pkl);
   if (head.protocol >= 4)
-    throw bad_input(path, "uses pickle protocol " + std::to_string(head.protocol) + ", which LibTorch 1.13 cannot read",
+    throw bad_input(path, "uses pickle protocol " + std::to_string(head.protocol) + ", which LibTorch cannot read",
                     "save it with the default protocol: torch.save(x, path)");
   if (head.global == "collections.OrderedDict")
     throw bad_input(path, "is a state_dict, not input tensors");
@@ -104,11 +104,6 @@ c10::IValue unpickle(ZipReader& reader, const PickleHead& head, const std::strin
   try {
     return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader);
   } catch (const c10::Error& e) {
-    if (head.first_op == ']')
-      throw bad_input(path, "is a one-element list, which LibTorch 1.13 cannot read",
-                      "save the tensor itself, or a tuple: torch.save(x, path)");
-    if (head.first_op == '}')
-      throw bad_input(path, "is a one-key dict, which LibTorch 1.13 cannot read");
     throw bad_input(path, "cannot be read: " + first_line(e.what_without_backtrace()));
   } catch (const std::exception& e) {  // std::length_error, std::bad_alloc: a huge string length
     throw bad_input(path, std::string("cannot be read: ") + e.what());

@@ -40,6 +40,9 @@ def make():
     expect(f, "tuple.pt", pair)
     torch.save(list(pair), p("list2.pt"))
     expect(f, "list2.pt", pair)
+    torch.save([pair[0]], p("list1.pt"))  # one forward argument, in a list
+    expect(f, "list1.pt", pair[:1])
+
     torch.save(torch.tensor(3.5), p("scalar.pt"))
     expect(f, "scalar.pt", [torch.tensor(3.5)])
     for code in ["f2", "f4", "f8", "i1", "i2", "i4", "i8", "u1", "b1"]:
@@ -70,11 +73,10 @@ def bad_files():
     torch.jit.script(model).save(p("model.pt"))
     torch.save(model.state_dict(), p("state_dict.pt"))
     torch.save(model, p("eager.pt"))
-    torch.save([torch.ones(2)], p("list1.pt"))
     torch.save({"a": torch.ones(2)}, p("dict1.pt"))
     torch.save({"a": torch.ones(2), "b": torch.zeros(2)}, p("dict2.pt"))
-    torch.save(nn.Parameter(torch.ones(2)), p("parameter.pt"))
     torch.save(torch.ones(2), p("protocol4.pt"), pickle_protocol=4)
+    torch.save(nn.Parameter(torch.ones(2)), p("parameter.pt"))
     torch.save(torch.ones(2), p("legacy.pt"), _use_new_zipfile_serialization=False)
     torch.save(5, p("int.pt"))
     torch.save((torch.ones(1), 3), p("mixed.pt"))

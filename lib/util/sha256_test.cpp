@@ -23,7 +23,7 @@ std::string first_word_of(const std::string& command) {
 }
 
 std::string hashlib_of_file(const std::string& path) {
-  return first_word_of("/usr/bin/python3 -c \"import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb')"
+  return first_word_of("'" MODREC_PYTHON "' -c \"import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb')"
                        ".read()).hexdigest())\" '" + path + "'");
 }
 

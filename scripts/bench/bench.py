@@ -1,7 +1,7 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """modrec's benchmark: modrec against plain LibTorch on the same model, in one run.
 
-    /usr/bin/python3 scripts/bench/bench.py --build DIR [--json FILE]
+    python scripts/bench/bench.py --build DIR [--json FILE]
                      [--summary-runs 3] [--record-runs 5] [--threads N]
 
 DIR holds the Release build (modrec, scripts/bench/plain_libtorch) and DIR/models the scripted

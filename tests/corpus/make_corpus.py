@@ -53,7 +53,6 @@ def not_torchscript():
 
 def bad_inputs():
     torch.save({"x": torch.ones(2, 1, 28, 28)}, p("dict.pt"))
-    torch.save([torch.ones(2, 1, 28, 28)], p("list1.pt"))
     torch.save(nn.Parameter(torch.ones(2, 1, 28, 28)), p("parameter.pt"))
     torch.save(torch.ones(2, 1, 28, 28), p("protocol4.pt"), pickle_protocol=4)
     torch.save(torch.ones(2, 3, 28, 28), p("3ch.pt"))

@@ -1,4 +1,4 @@
-"""Small seed files for the fuzz targets (run by scripts/fuzz.sh with /usr/bin/python3).
+"""Small seed files for the fuzz targets (run by scripts/fuzz.sh with the pinned environment's Python).
 
 usage: make_seeds.py OUT_DIR   writes .npy arrays of every dtype and layout the reader accepts,
 torch.save files of the shapes read_inputs accepts or names (tensor, tuple, list, dict, state_dict,

@@ -1,0 +1,40 @@
+# Sourced by the scripts: the pinned PyTorch environment. Its wheel carries the LibTorch modrec
+# builds against, and its Python is the tests' oracle.
+#
+# The environment is several GB (torch is a CUDA build), so it lives outside the clone, in a cache
+# directory keyed by the pins: fresh clones on the same machine (CI's) reuse it, a new machine
+# builds it once. MODREC_VENV overrides the whole path; MODREC_CACHE the cache directory.
+#   torch_env_ensure   creates it when missing or incomplete; sets MODREC_PYTHON
+#   torch_cmake_args   prints the cmake arguments that point the build at it
+
+MODREC_PINS=(torch==2.14.1 torchvision==0.29.1 numpy==2.4.6 torchinfo==1.8.0)
+
+torch_env_dir() {
+  local cache="${MODREC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modrec}"
+  echo "${MODREC_VENV:-$cache/venv-torch2.14.1-torchvision0.29.1}"
+}
+
+# A finished environment has the pins written into it last: an interrupted install (no marker, or
+# other pins) is removed and made again. flock keeps two clones' setups from building it at once.
+torch_env_ensure() {
+  local dir
+  dir="$(torch_env_dir)"
+  MODREC_PYTHON="$dir/bin/python"
+  mkdir -p "$(dirname "$dir")"
+  (
+    flock 9
+    if [[ "$(cat "$dir/.modrec-pins" 2>/dev/null)" != "${MODREC_PINS[*]}" ]]; then
+      echo "setup: creating the PyTorch environment in $dir (once per machine; ~4 GB)" >&2
+      rm -rf "$dir"
+      python3 -m venv "$dir"
+      "$dir/bin/python" -m pip install -q --disable-pip-version-check "${MODREC_PINS[@]}"
+      echo "${MODREC_PINS[*]}" >"$dir/.modrec-pins"
+    fi
+  ) 9>"$dir.lock"
+}
+
+torch_cmake_args() {
+  local prefix
+  prefix="$("$MODREC_PYTHON" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+  echo "-DCMAKE_PREFIX_PATH=$prefix -DMODREC_PYTHON=$MODREC_PYTHON"
+}
