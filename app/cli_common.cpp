@@ -7,7 +7,9 @@
 namespace modrec::cli {
 
 void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
-  cmd.add_option("model", positional, "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
+  // Named MODEL, not model: CLI11 2.4 and later refuse a positional whose name equals a long
+  // flag's (--model) with OptionAlreadyAdded at start-up.
+  cmd.add_option("MODEL", positional, "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
   cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
   cmd.add_option("--mode", mode, "eval or train (default eval, as torchinfo)")
       ->check(CLI::IsMember({"eval", "train"}));

@@ -58,6 +58,9 @@ int main(int argc, char** argv) {
                "modrec"};
   app.set_version_flag("--version", modrec::version_line());
   app.require_subcommand(1);
+  // Global flags are accepted after the subcommand too (`modrec record ... -q`): a subcommand hands
+  // what it does not know to this parser. Set before the subcommands are added: they copy it.
+  app.fallthrough();
   Globals g;
   app.add_flag("-v,--verbose", g.verbose, "more logging on stderr (repeatable)");
   app.add_flag("-q,--quiet", g.quiet, "errors only on stderr, no progress bar");

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 
+#include "util/text.h"
+
 #include "tensors/dtype.h"
 #include "util/error.h"
+#include "util/memory.h"
 
 namespace modrec {
 
@@ -23,6 +26,30 @@ int64_t parse_dim(const std::string& text, const std::string& dim) {
   if (size == 0)  // an empty input runs no layer; say so here rather than as a model failure
     throw bad_spec(text, "dimensions must be at least 1");
   return size;
+}
+
+// The bytes a spec asks for; 0 when the count overflows 64 bits (more than any machine has).
+uint64_t bytes_of(const InputSpec& s) {
+  uint64_t bytes = c10::elementSize(s.dtype);
+  for (int64_t d : s.shape)
+    if (__builtin_mul_overflow(bytes, uint64_t(d), &bytes)) return 0;
+  return bytes;
+}
+
+Error cannot_allocate(const InputSpec& s, uint64_t bytes, const std::string& why) {
+  const std::string asked = bytes ? std::to_string(bytes) + " bytes" : "more than 2^64 bytes";
+  return Error(Exit::usage, "cannot allocate the random input " + shape_text(s.shape) + " (" +
+                                asked + "): " + why,
+               "--input-size", "ask for a smaller shape, or stream a file with --input and --batch-size");
+}
+
+at::Tensor draw(const InputSpec& s, at::Generator& gen, int64_t high) {
+  auto options = at::TensorOptions().dtype(s.dtype);
+  if (s.dtype == at::kBool) return at::randint(0, std::min<int64_t>(high, 2), s.shape, gen, options);
+  if (at::isIntegralType(s.dtype, false)) return at::randint(0, high, s.shape, gen, options);
+  if (s.dtype == at::kHalf || s.dtype == at::kBFloat16)  // CPU randn lacks these: draw float32
+    return at::randn(s.shape, gen, at::TensorOptions().dtype(at::kFloat)).to(s.dtype);
+  return at::randn(s.shape, gen, options);
 }
 
 }  // namespace
@@ -47,16 +74,18 @@ std::vector<at::Tensor> random_inputs(const std::vector<InputSpec>& specs, uint6
                 "integers are drawn from [0, high)");
   at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(seed);
   std::vector<at::Tensor> out;
+  const uint64_t memory = physical_memory_bytes();
   for (const auto& s : specs) {
-    auto options = at::TensorOptions().dtype(s.dtype);
-    if (s.dtype == at::kBool)
-      out.push_back(at::randint(0, std::min<int64_t>(high, 2), s.shape, gen, options));
-    else if (at::isIntegralType(s.dtype, false))
-      out.push_back(at::randint(0, high, s.shape, gen, options));
-    else if (s.dtype == at::kHalf || s.dtype == at::kBFloat16)  // CPU randn lacks these: draw float32
-      out.push_back(at::randn(s.shape, gen, at::TensorOptions().dtype(at::kFloat)).to(s.dtype));
-    else
-      out.push_back(at::randn(s.shape, gen, options));
+    // Refused before LibTorch tries: past the machine's memory an allocation may succeed lazily
+    // and the process be killed while filling it.
+    const uint64_t bytes = bytes_of(s);
+    if (bytes == 0 || (memory && bytes > memory))
+      throw cannot_allocate(s, bytes, "this machine has " + std::to_string(memory) + " bytes");
+    try {
+      out.push_back(draw(s, gen, high));
+    } catch (const c10::Error& e) {
+      throw cannot_allocate(s, bytes, first_line(e.what_without_backtrace()));
+    }
   }
   return out;
 }
