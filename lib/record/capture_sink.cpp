@@ -2,6 +2,9 @@
 
 #include <ATen/ATen.h>
 
+#include <cmath>
+#include <sstream>
+
 #include "run/value_meta.h"
 #include "tensors/dtype.h"
 #include "tensors/write_tensors.h"
@@ -37,6 +40,27 @@ void CaptureSink::start(const CapturedValue& value) {
   for (size_t i = 0; i < n; ++i)
     spools_.emplace_back("layer " + label_ + ", " + capture_name(capture_) +
                          (n > 1 ? ", tensor " + std::to_string(i) : std::string()));
+}
+
+namespace {
+nlohmann::json json_of(const c10::IValue& v) {
+  if (v.isBool()) return v.toBool();
+  if (v.isInt()) return v.toInt();
+  if (v.isDouble() && std::isfinite(v.toDouble())) return v.toDouble();
+  if (v.isString()) return v.toStringRef();
+  if (v.isNone()) return nullptr;
+  std::ostringstream text;  // NaN, a device, a dtype...: as TorchScript prints it
+  text << v;
+  return text.str();
+}
+}  // namespace
+
+nlohmann::json CaptureSink::non_tensor_values() const {
+  nlohmann::json out = nlohmann::json::array();
+  for_each_non_tensor(structure_, [&](const std::string& at, const c10::IValue& v) {
+    out.push_back({{"at", at}, {"type", v.isNone() ? "None" : v.type()->str()}, {"value", json_of(v)}});
+  });
+  return out;
 }
 
 std::string CaptureSink::relative_dir() const { return "tensors/" + label_; }

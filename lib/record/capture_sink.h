@@ -5,6 +5,7 @@
 #include <ATen/core/ivalue.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ class CaptureSink {
   std::vector<int64_t> saved_shape(size_t i) const;
   std::string saved_dtype(size_t i) const;
   int64_t samples() const { return samples_; }
+  // The values of the capture that are not tensors (a call's bool, int, str or None arguments),
+  // as the first batch had them: kept in the .pt (pickle holds them), never in .npy or the
+  // statistics. [{"at": "3", "type": "bool", "value": true}, ...]; "at" as for_each_non_tensor.
+  nlohmann::json non_tensor_values() const;
 
   // Completes tensors/<label>/<capture>.pt (structure kept) or <capture>.npy / <capture>.<i>.npy
   // once every batch is in; returns their paths relative to the run directory.

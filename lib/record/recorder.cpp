@@ -58,14 +58,15 @@ Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)
                    const TraceCollector& trace)
     : captures_(captures), file_(file), selected_(std::move(selected)), trace_(trace) {}
 
-CapturedValue Recorder::capture(const c10::IValue& value) const {
+CapturedValue Recorder::capture(const c10::IValue& raw) const {
+  const c10::IValue value = undefined_as_none(raw);
   CapturedValue out;
   std::vector<at::Tensor> tensors;
   flatten_tensors(value, tensors);
   for (const auto& t : tensors) out.tensors.push_back(summarize_tensor(t));
+  out.structure = without_tensors(value);  // also keeps the non-tensor values for the manifest
   if (!file_) return out;
   for (const auto& t : tensors) out.stored.push_back(file_->write(t));
-  out.structure = without_tensors(value);
   return out;
 }
 

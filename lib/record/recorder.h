@@ -18,9 +18,10 @@ namespace modrec {
 // One capture of one call in one batch.
 struct CapturedValue {
   std::vector<TensorSummary> tensors;  // every present tensor, depth-first
-  // When saving: the same tensors in the batch file, and where they sit in the value (tensors
-  // left undefined, None where a gradient never arrived).
+  // When saving: the same tensors in the batch file.
   std::vector<StoredTensor> stored;
+  // Where the tensors sit in the value (left undefined), with its non-tensor values (None where a
+  // gradient never arrived). Gradients fill it only when saving.
   c10::IValue structure;
 };
 

@@ -75,8 +75,10 @@ nlohmann::json manifest_layers(const std::vector<LayerRecording>& layers) {
         shapes.push_back(c.sink.saved_shape(i));
         dtypes.push_back(c.sink.saved_dtype(i));
       }
-      captures[capture_name(c.capture)] = {
-          {"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};
+      nlohmann::json& entry = captures[capture_name(c.capture)];
+      entry = {{"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};
+      nlohmann::json values = c.sink.non_tensor_values();
+      if (!values.empty()) entry["values"] = std::move(values);
     }
     out.push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
                    {"call", layer.call}, {"captures", std::move(captures)}});

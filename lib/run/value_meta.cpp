@@ -10,7 +10,10 @@ struct Size {
   int64_t elem_bytes = 0;
 };
 
+// An undefined tensor (a fast path's absent result, e.g. MultiheadAttention's weights) is what
+// Python sees as None: no shape.
 Size of_tensor(const at::Tensor& t) {
+  if (!t.defined()) return {};
   return {t.sizes().vec(), static_cast<int64_t>(t.element_size())};
 }
 
@@ -61,7 +64,8 @@ ValueMeta make_meta(const Size& size, const std::vector<c10::IValue>& values) {
   std::vector<at::Tensor> tensors;
   for (const auto& v : values) flatten_tensors(v, tensors);
   for (const auto& t : tensors)
-    meta.tensors.push_back(
+    if (t.defined())
+      meta.tensors.push_back(
         {t.sizes().vec(), dtype_name(t.scalar_type()), static_cast<int64_t>(t.element_size())});
   return meta;
 }
@@ -123,6 +127,51 @@ void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out) {
   } else if (value.isGenericDict()) {
     for (const auto& item : value.toGenericDict()) flatten_tensors(item.value(), out);
   }
+}
+
+c10::IValue undefined_as_none(const c10::IValue& v) {
+  if (v.isTensor()) return v.toTensor().defined() ? v : c10::IValue();
+  if (v.isTuple()) {
+    std::vector<c10::IValue> items;
+    for (const auto& e : v.toTupleRef().elements()) items.push_back(undefined_as_none(e));
+    return c10::ivalue::Tuple::create(std::move(items));
+  }
+  if (v.isList()) {  // a List[Tensor] cannot hold None: the copy is a list of Any
+    c10::impl::GenericList list(c10::AnyType::get());
+    for (const auto& e : v.toListRef()) list.push_back(undefined_as_none(e));
+    return list;
+  }
+  if (v.isGenericDict()) {
+    auto src = v.toGenericDict();
+    c10::impl::GenericDict dict(src.keyType(), c10::AnyType::get());
+    for (const auto& item : src) dict.insert(item.key(), undefined_as_none(item.value()));
+    return dict;
+  }
+  return v;
+}
+
+namespace {
+void visit_non_tensors(const c10::IValue& v, const std::string& at,
+                       const std::function<void(const std::string&, const c10::IValue&)>& fn) {
+  const auto child = [&](const std::string& key) { return at.empty() ? key : at + "." + key; };
+  if (v.isTensor()) return;
+  if (v.isTuple() || v.isList()) {
+    const auto items = v.isTuple() ? v.toTupleRef().elements().vec() : v.toListRef().vec();
+    for (size_t i = 0; i < items.size(); ++i) visit_non_tensors(items[i], child(std::to_string(i)), fn);
+  } else if (v.isGenericDict()) {
+    for (const auto& item : v.toGenericDict())
+      visit_non_tensors(item.value(), child(item.key().isString() ? item.key().toStringRef()
+                                                                    : item.key().tagKind()),
+                        fn);
+  } else {
+    fn(at, v);
+  }
+}
+}  // namespace
+
+void for_each_non_tensor(const c10::IValue& value,
+                         const std::function<void(const std::string&, const c10::IValue&)>& fn) {
+  visit_non_tensors(value, "", fn);
 }
 
 ValueMeta args_meta(const std::vector<c10::IValue>& args) {

@@ -14,6 +14,16 @@ ValueMeta args_meta(const std::vector<c10::IValue>& args);
 // A forward hook's `outputs`: the value the call returned.
 ValueMeta result_meta(const c10::IValue& value);
 
+// `value` with every undefined tensor replaced by None, as Python would see it: what a recording
+// keeps. (The model itself continues with its own value, whose types say Tensor.)
+c10::IValue undefined_as_none(const c10::IValue& value);
+
+// Calls fn(at, leaf) for every value inside `value` that is not a tensor nor a container (None,
+// bool, int, float, str, ...), depth-first; `at` is its place, indices and dict keys joined by
+// '.' ("2" is a call's third argument; "" the value itself).
+void for_each_non_tensor(const c10::IValue& value,
+                         const std::function<void(const std::string&, const c10::IValue&)>& fn);
+
 // Every tensor inside `value` (tuples, lists, dict values, depth-first).
 void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out);
 
