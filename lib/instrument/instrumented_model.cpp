@@ -1,10 +1,17 @@
 #include "instrument/instrumented_model.h"
 
+#include <spdlog/spdlog.h>
+
+#include "instrument/fast_paths.h"
+
 namespace modrec {
 
 InstrumentedModel::InstrumentedModel(torch::jit::Module module, InstrumentOptions options)
     : module_(std::move(module)), index_(index_modules(module_)) {
   instrument_calls(module_, options);
+  for (const auto& path : leave_fast_paths(module_))
+    spdlog::debug("{}: TransformerEncoderLayer takes its observed (non-fast) path, as under hooks",
+                  path.empty() ? "model" : path);
 }
 
 c10::IValue InstrumentedModel::forward(std::vector<c10::IValue> inputs, CallHooks& hooks) {

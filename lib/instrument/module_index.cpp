@@ -8,13 +8,25 @@ std::string last_component(const std::string& qualified) {
   return dot == std::string::npos ? qualified : qualified.substr(dot + 1);
 }
 
+// A traced module keeps its parameters but not its other attributes: a convolution's kernel is
+// then its weight's trailing dims ([out, in/groups, *kernel], transposed [in, out/groups, *kernel]),
+// which is what its kernel_size was.
+std::optional<Kernel> kernel_from_weight(const torch::jit::Module& m) {
+  const auto name = m.type()->name();
+  if (!name || name->name().rfind("Conv", 0) != 0 || !m.hasattr("weight")) return std::nullopt;
+  const c10::IValue weight = m.attr("weight");
+  if (!weight.isTensor() || weight.toTensor().dim() < 3) return std::nullopt;
+  const auto sizes = weight.toTensor().sizes();
+  return Kernel{{sizes.begin() + 2, sizes.end()}, false};
+}
+
 std::optional<Kernel> kernel_of(const torch::jit::Module& m) {
-  c10::optional<c10::IValue> k;
+  std::optional<c10::IValue> k;
   if (auto type = m.type(); type->hasConstant("kernel_size"))
     k = type->getConstant("kernel_size");
   else if (m.hasattr("kernel_size"))
     k = m.attr("kernel_size");
-  if (!k) return std::nullopt;
+  if (!k) return kernel_from_weight(m);
   if (k->isInt()) return Kernel{{k->toInt()}, true};
   Kernel kernel;
   if (k->isTuple()) {
