@@ -1,14 +1,10 @@
 #include "jobs/version.h"
 
-#include <torch/version.h>
+#include "load/load_model.h"
 
 namespace modrec {
 
 std::string modrec_version() { return MODREC_VERSION; }
-std::string libtorch_version() {
-  return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
-         std::to_string(TORCH_VERSION_PATCH);
-}
 std::string version_line() {
   return "modrec " + modrec_version() + " (LibTorch " + libtorch_version() + ")";
 }

@@ -5,5 +5,4 @@
 namespace modrec {
 std::string version_line();
 std::string modrec_version();
-std::string libtorch_version();
 }  // namespace modrec

@@ -2,6 +2,9 @@
 
 #include <caffe2/serialize/inline_container.h>
 #include <torch/script.h>
+#include <torch/version.h>
+
+#include <regex>
 
 #include "load/archive.h"
 #include "load/file_kind.h"
@@ -30,9 +33,19 @@ void verify_compressed(const Archive& archive) {
   }
 }
 
+// A file from a newer PyTorch can call an operator this LibTorch does not have: only a modrec
+// built on a LibTorch that has it can run the model.
 Error cannot_load(const std::string& path, const std::string& why) {
+  const std::string newer = "use a modrec built on a newer LibTorch (this one is built on " +
+                            libtorch_version() + ")";
+  std::smatch op;
+  if (std::regex_search(why, op, std::regex("Unknown builtin op: ([A-Za-z0-9_:.]*[A-Za-z0-9_])")))
+    return Error(Exit::bad_input,
+                 "model file needs the operator " + op.str(1) + ", which LibTorch " +
+                     libtorch_version() + " does not have",
+                 path, newer);
   return Error(Exit::bad_input, "model file cannot be loaded: " + first_line(why), path,
-               "save it again with torch.jit.save from PyTorch 1.13 or older");
+               "if it was saved by a newer PyTorch, " + newer);
 }
 
 }  // namespace
@@ -54,6 +67,11 @@ torch::jit::Module load_model(const std::string& path) {
   } catch (const std::exception& e) {
     throw cannot_load(path, e.what());
   }
+}
+
+std::string libtorch_version() {
+  return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
+         std::to_string(TORCH_VERSION_PATCH);
 }
 
 }  // namespace modrec

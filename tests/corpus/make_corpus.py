@@ -41,6 +41,18 @@ def damaged_archives():
         f.write(weight.filename)
 
 
+def unknown_operator():
+    """SingleInputNet whose code calls aten::vies (as a file from a newer PyTorch would call an
+    operator this LibTorch lacks): the same bytes but for one letter, CRCs rewritten."""
+    src = zipfile.ZipFile(SAMPLE)
+    with zipfile.ZipFile(p("unknown_op.pt"), "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.endswith("code/__torch__/models.py"):
+                data = data.replace(b"torch.view(x1", b"torch.vies(x1")
+            dst.writestr(info, data, compress_type=info.compress_type)
+
+
 def not_torchscript():
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(4, 3), nn.ReLU())
@@ -73,6 +85,7 @@ def main():
     write("random.bin", random.Random(0).randbytes(4096))
     os.makedirs(p("folder.pt"), exist_ok=True)
     damaged_archives()
+    unknown_operator()
     not_torchscript()
     bad_inputs()
 
