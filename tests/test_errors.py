@@ -71,6 +71,7 @@ class ModelFiles(ErrorCase):
         "tensor.pt": ["tensor file", "--input", "torch.jit.script"],
         "missing.pt": ["does not exist", "check the path"],
         "folder.pt": ["directory"],
+        "unknown_op.pt": ["operator aten::vies", "LibTorch 2.", "modrec built on a newer LibTorch"],
     }
 
     def check_all(self, cmd):
@@ -282,6 +283,13 @@ class Flags(ErrorCase):
         line = self.fails(2, "record", NET, "--input-size", SIZE, "--layers", "1-9", "--out", self.out(),
                           words=["--layers", "1-9", "1-1", "conv1"])
         self.assertLess(line.index("1-1"), line.index("0-1"))
+
+    def test_cuda_without_a_gpu_is_a_usage_error(self):
+        import torch
+        if torch.cuda.is_available():
+            self.skipTest("this machine has a GPU")
+        self.fails(2, "summary", NET, "--input-size", SIZE, "--device", "cuda",
+                   words=["--device cuda", "no CUDA GPU", "--device cpu"])
 
     def test_zero_dimension_is_a_usage_error(self):
         self.fails(2, "summary", NET, "--input-size", "0x3", words=["--input-size", "0x3"])

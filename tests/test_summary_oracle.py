@@ -6,13 +6,13 @@ import unittest
 from e2e import SAMPLES, oracle, run, sample, tensor_file, main
 
 ROW_FIELDS = ["label", "path", "type", "depth", "is_recursive", "input_size", "output_size",
-              "num_params", "trainable_params"]
+              "num_params", "trainable_params", "kernel"]
 TOTALS = [("total_params", "total_params"), ("trainable_params", "trainable_params"),
           ("mult_adds", "total_mult_adds"), ("param_bytes", "params_bytes")]
 
 
 def oracle_row(row):
-    out = dict(row, path=row["module"])
+    out = dict(row, path=row["module"], kernel=row["kernel_size"])
     return {k: out[k] for k in ROW_FIELDS}
 
 

@@ -7,6 +7,7 @@
 
 #include "jobs/session.h"
 #include "jobs/version.h"
+#include "load/load_model.h"
 #include "record/backward.h"
 #include "record/batches.h"
 #include "record/call_selection.h"
@@ -116,18 +117,22 @@ class Recording {
   void collect(Recorder& recorder, const CallTrace& trace, const std::vector<std::string>& labels) {
     const auto numbers = call_numbers(trace);
     for (const CapturedCall& c : recorder.captured()) {
-      LayerRecording& layer = layer_for(labels[c.call], c.module, numbers[c.call]);
+      LayerRecording& layer =
+          layer_for(labels[c.call], c.module, numbers[c.call], trace.calls[c.call].traced_away);
       for (Capture capture : captures_.list()) layer.sink(capture).add(captured_value(c, capture));
     }
   }
 
   std::string spool_dir() const { return dir_ + "/.spool"; }
 
-  LayerRecording& layer_for(const std::string& label, int module, int number) {
+  LayerRecording& layer_for(const std::string& label, int module, int number, bool traced_away) {
     auto it = by_label_.find(label);
     if (it != by_label_.end()) return layers_[it->second];
     const Module& m = session_.model.tree().modules[module];
-    LayerRecording layer{label, m.path, m.type, number, {}};
+    if (traced_away)
+      spdlog::warn("layer {} {} ({}) was traced away: its call passes no tensor, nothing to record",
+                   label, m.path, m.type);
+    LayerRecording layer{label, m.path, m.type, number, traced_away, {}};
     for (Capture capture : captures_.list())
       layer.captures.push_back({capture, CaptureSink(save_, reduce_, dir_, label, capture), {}});
     by_label_[label] = layers_.size();

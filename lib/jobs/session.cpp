@@ -13,11 +13,11 @@
 namespace modrec {
 namespace {
 
+// LibTorch's CUDA build loads without a GPU or driver and reports no device then.
 void check_device(const std::string& device) {
-  if (device == "cpu") return;
-  if (device == "cuda" && torch::cuda::is_available()) return;
-  throw Error(Exit::usage, "device '" + device + "' is not available in this LibTorch build",
-              "--device", "use --device cpu");
+  if (device == "cpu" || torch::cuda::is_available()) return;
+  throw Error(Exit::usage, "no CUDA GPU is visible to LibTorch on this machine", "--device cuda",
+              "run on a machine with an NVIDIA GPU and its driver, or use --device cpu");
 }
 
 void set_threads(int threads) {

@@ -30,6 +30,9 @@ struct Call {
   ValueMeta inputs;     // positional arguments (without self)
   ValueMeta outputs;    // valid when finished
   bool finished = false;  // the call returned (false: the model raised inside it)
+  // The call passed no argument and returned None: what torch.jit.trace leaves of a module whose
+  // work it did not record (Identity, Dropout or StochasticDepth in eval). Nothing to record.
+  bool traced_away = false;
 };
 
 // Calls in the order they started (a forward pre-hook's order); calls[0] is the root's when

@@ -19,6 +19,7 @@ struct LayerRecording {
   std::string path;
   std::string type;
   int call = 1;  // which call of this module instance, from 1
+  bool traced_away = false;  // the call passed no data (Call::traced_away): nothing recorded
   std::vector<CaptureRecording> captures;
 
   CaptureSink& sink(Capture capture);

@@ -82,6 +82,7 @@ nlohmann::json manifest_layers(const std::vector<LayerRecording>& layers) {
     }
     out.push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
                    {"call", layer.call}, {"captures", std::move(captures)}});
+    if (layer.traced_away) out.back()["traced_away"] = true;
   }
   return out;
 }

@@ -41,6 +41,7 @@ json row_json(const Summary& summary, const LayerRow& row, const ModuleTree& tre
           {"is_recursive", row.is_recursive},
           {"is_leaf", row.is_leaf},
           {"executed", row.executed},
+          {"traced_away", row.traced_away},
           {"shown", row_visible(row, options)},
           {"input_size", row.inputs.size},
           {"output_size", row.outputs.size},

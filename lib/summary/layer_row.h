@@ -27,6 +27,7 @@ struct LayerRow {
   bool is_recursive = false;
   bool is_leaf = false;     // the module has no submodules
   bool executed = false;    // its call returned and filled the shapes
+  bool traced_away = false;  // its call passed no data (Call::traced_away)
   int64_t num_params = 0;   // the whole subtree's parameters
   int64_t trainable_params = 0;
   int64_t param_bytes = 0;

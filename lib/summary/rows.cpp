@@ -85,6 +85,7 @@ void apply_outputs(const ModuleTree& tree, const CallTrace& trace, RowList& rows
     row.outputs = call.outputs;
     row.output_bytes = call.outputs.elem_bytes * product(call.outputs.size);
     row.executed = true;
+    row.traced_away = call.traced_away;
     row.macs += call_macs(tree, call.module, call.outputs.size);
   }
 }
