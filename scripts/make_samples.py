@@ -52,7 +52,9 @@ def trace(model: nn.Module, inputs: Tuple[Tensor, ...]) -> torch.jit.ScriptModul
 def selected_names(args: argparse.Namespace) -> list:
     if args.only:
         return args.only
-    names = [n for n in models.MODELS if n not in models.LARGE_MODELS]
+    # TEST_TIME_MODELS are written only when named with --only (tests make them on demand)
+    names = [n for n in models.MODELS
+             if n not in models.LARGE_MODELS and n not in models.TEST_TIME_MODELS]
     if args.large:
         names += models.LARGE_MODELS
     if args.torchvision:
@@ -76,7 +78,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", metavar="NAME",
                         help="write only these models (any registered name)")
     parser.add_argument("--torchvision", action="store_true",
-                        help="also write resnet18, mobilenet_v2, densenet121, resnet50")
+                        help="also write the torchvision models (resnet18, ..., vit_b_16, swin_t)")
     parser.add_argument("--large", action="store_true", help="also write LSTMNet (~15 MB)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)

@@ -286,6 +286,38 @@ class AliasingNet(nn.Module):
         return a * 2 + b * 3 + u * u + v + y + h
 
 
+class TransformerEncoderNet(nn.Module):
+    """Two nn.TransformerEncoderLayers (batch-first). In eval mode under no-grad the scripted
+    layers could take PyTorch's fused fast path; eager PyTorch leaves it once hooks are attached
+    (torchinfo's are), so the table shows self_attn, linear1, dropout, linear2, norm1, norm2,
+    dropout1 and dropout2 as calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, dropout=0.1,
+                                           batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, num_layers=2)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.encoder(x)
+
+
+class MHAKwargsNet(nn.Module):
+    """nn.MultiheadAttention called with keyword arguments (need_weights, average_attn_weights:
+    non-tensor values in the call) and a Linear called with its input by keyword only (torchinfo
+    shows "--" as that call's input size). Both attention outputs reach the loss."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.attn = nn.MultiheadAttention(embed_dim=8, num_heads=2, batch_first=True)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x: Tensor) -> Tensor:
+        out, weights = self.attn(x, x, x, need_weights=True, average_attn_weights=False)
+        assert weights is not None
+        return self.fc(input=out) + weights.mean(dim=1)
+
+
 # --- registry ----------------------------------------------------------------
 
 def _seeded(cls: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
@@ -335,6 +367,8 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "ModuleListNet": (_seeded(ModuleListNet), _randn(4, 6)),
     "TinyConvNet": (_seeded(TinyConvNet), _randn(2, 3, 16, 16)),
     "AliasingNet": (_seeded(AliasingNet), _randn(4, 2, 3)),
+    "TransformerEncoderNet": (_seeded(TransformerEncoderNet), _randn(2, 5, 16)),
+    "MHAKwargsNet": (_seeded(MHAKwargsNet), _randn(3, 4, 8)),
 }
 
 # Built at test time only (large files, never committed).
@@ -343,6 +377,9 @@ TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[
     "mobilenet_v2": (_torchvision("mobilenet_v2"), _randn(1, 3, 64, 64)),
     "densenet121": (_torchvision("densenet121"), _randn(1, 3, 64, 64)),
     "resnet50": (_torchvision("resnet50"), _randn(2, 3, 224, 224)),
+    # attention models: nn.MultiheadAttention in encoder blocks; shifted-window attention
+    "vit_b_16": (_torchvision("vit_b_16"), _randn(1, 3, 224, 224)),
+    "swin_t": (_torchvision("swin_t"), _randn(1, 3, 64, 64)),
 }
 
 # Extra named inputs written next to a model's default one: <name>.<tag>.input.pt
@@ -353,6 +390,9 @@ EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {
 
 # Too large to commit (LSTMNet is ~15 MB): generated into a build dir.
 LARGE_MODELS: List[str] = ["LSTMNet"]
+
+# Small, but made at test time only (tests/test_attention.py), never committed to samples/.
+TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet"]
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:

@@ -25,10 +25,13 @@ totals: total/trainable/non_trainable params, total_mult_adds, input_bytes
 (tensor bytes), forward_backward_bytes, params_bytes, total_bytes.
 
 record writes DIR/<label>/{input,output,grad_input,grad_output}.pt and
-DIR/index.json for the selected calls (a module called twice has two labels);
-loss = sum (or mean) of the first output tensor. See RecordCapture.
+DIR/index.json for the selected calls (a module called twice has two labels;
+`input_values`: the call's non-tensor arguments, keyword ones and defaults
+included, as modrec's manifest lists them); loss = sum (or mean) of the first
+output tensor. See RecordCapture.
 """
 import argparse
+import inspect
 import json
 import os
 import sys
@@ -183,7 +186,8 @@ class Row:
 class CallCapture:
     """Interface for what `record` does at each call; the summary needs nothing."""
 
-    def before(self, row: Row, args: Tuple[Any, ...]) -> Optional[Tuple[Any, ...]]:
+    def before(self, row: Row, args: Tuple[Any, ...],
+               kwargs: Dict[str, Any]) -> Optional[Tuple[Tuple[Any, ...], Dict[str, Any]]]:
         return None
 
     def after(self, row: Row, args: Tuple[Any, ...], output: Any) -> Any:
@@ -213,7 +217,8 @@ class Tracer:
             for handle in self.handles.get(id(module), ()):
                 handle.remove()
             self.handles[id(module)] = (
-                module.register_forward_pre_hook(self._pre_hook(var_name, path, depth, parent)),
+                module.register_forward_pre_hook(self._pre_hook(var_name, path, depth, parent),
+                                                 with_kwargs=True),
                 module.register_forward_hook(self._post_hook),
             )
             children = [(name, f"{path}.{name}" if path else name, child, depth + 1, fallback)
@@ -221,7 +226,7 @@ class Tracer:
             stack.extend(reversed(children))
 
     def _pre_hook(self, var_name: str, path: str, depth: int, parent: Optional[Row]):
-        def hook(module: nn.Module, args: Tuple[Any, ...]) -> Optional[Tuple[Any, ...]]:
+        def hook(module: nn.Module, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
             row = Row(var_name, path, module, depth, parent)
             row.count_params()
             row.is_recursive = id(module) in self.called_ids
@@ -230,7 +235,7 @@ class Tracer:
             self.rows.append(row)
             self.called_ids.add(id(module))
             self.current[id(module)] = row
-            return self.capture.before(row, args)
+            return self.capture.before(row, args, kwargs)
         return hook
 
     def _post_hook(self, module: nn.Module, args: Tuple[Any, ...], output: Any) -> Any:
@@ -390,6 +395,33 @@ def summarize(name: str, model: nn.Module, inputs: Tuple[Any, ...], grad: bool) 
 
 # --- record -------------------------------------------------------------------
 
+def call_arguments(module: nn.Module, args: Tuple[Any, ...], kwargs: Dict[str, Any],
+                   defaults: bool = False) -> Dict[str, Any]:
+    """A call's arguments by name in the order of forward's signature, keyword ones included:
+    the order in which TorchScript (which keeps no keywords) passes them; with defaults=True
+    also the omitted ones, as TorchScript fills them in."""
+    try:
+        bound = inspect.signature(module.forward).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return {**{str(i): a for i, a in enumerate(args)}, **kwargs}
+    if defaults:
+        bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def non_tensor_values(value: Any, at: str = "") -> List[Dict[str, Any]]:
+    """Leaves that are not tensors (None, bool, int, ...) with their place: indices and dict keys
+    joined by '.', as modrec's manifest lists a capture's `values`."""
+    child = lambda key: f"{at}.{key}" if at else str(key)  # noqa: E731
+    if isinstance(value, Tensor):
+        return []
+    if isinstance(value, (list, tuple)):
+        return [v for i, item in enumerate(value) for v in non_tensor_values(item, child(i))]
+    if isinstance(value, dict):
+        return [v for k, item in value.items() for v in non_tensor_values(item, child(k))]
+    return [{"at": at, "type": "None" if value is None else type(value).__name__, "value": value}]
+
+
 class RecordCapture(CallCapture):
     """Values and gradients of the selected calls (by call index).
 
@@ -398,27 +430,34 @@ class RecordCapture(CallCapture):
     tensor argument: Python's full backward hooks raise on in-place modules
     (ReLU(inplace=True)). grad_output is taken from a clone of each output
     tensor, so a later in-place op cannot move the hook. Both clones are
-    identities: values and gradients elsewhere are unchanged.
+    identities: values and gradients elsewhere are unchanged. Arguments passed
+    by keyword count too, in forward-signature order (see call_arguments);
+    the non-tensor ones (with defaults) are listed in `values`.
     """
 
     def __init__(self, wanted: Set[int]) -> None:
         self.wanted = wanted
         self.calls: Dict[int, Dict[str, List[Optional[Tensor]]]] = {}
+        self.values: Dict[int, List[Dict[str, Any]]] = {}
 
-    def before(self, row: Row, args: Tuple[Any, ...]) -> Optional[Tuple[Any, ...]]:
+    def before(self, row: Row, args: Tuple[Any, ...],
+               kwargs: Dict[str, Any]) -> Optional[Tuple[Tuple[Any, ...], Dict[str, Any]]]:
         if row.call_index not in self.wanted:
             return None
+        arguments = call_arguments(row.module, args, kwargs)
+        slots = {name: i for i, name in
+                 enumerate(n for n, v in arguments.items() if isinstance(v, Tensor))}
         record = self.calls[row.call_index] = {
-            "input": [t.detach().clone() for t in flat_tensors(args)],
-            "grad_input": [None] * sum(isinstance(a, Tensor) for a in args),
+            "input": [t.detach().clone() for t in flat_tensors(list(arguments.values()))],
+            "grad_input": [None] * len(slots),
         }
-        routed, slot = [], 0
-        for arg in args:
-            if isinstance(arg, Tensor):
-                arg = self._hooked_clone(arg, record["grad_input"], slot)
-                slot += 1
-            routed.append(arg)
-        return tuple(routed)
+        full = list(call_arguments(row.module, args, kwargs, defaults=True).values())
+        self.values[row.call_index] = non_tensor_values(full[0] if len(full) == 1 else full)
+        route = lambda name, v: (  # noqa: E731
+            self._hooked_clone(v, record["grad_input"], slots[name]) if name in slots else v)
+        names = list(arguments) + [None] * len(args)  # None: inside a *args parameter
+        return (tuple(route(names[i], a) for i, a in enumerate(args)),
+                {k: route(k, v) for k, v in kwargs.items()})
 
     def after(self, row: Row, args: Tuple[Any, ...], output: Any) -> Any:
         if row.call_index not in self.wanted:
@@ -481,11 +520,12 @@ def record(name: str, weights: Optional[str], files: Optional[List[str]], labels
     _, output = trace(model, inputs, grad=True, capture=capture)
     first = flat_tensors(output)[0]
     (first.sum() if loss_kind == "sum" else first.mean()).backward()
-    write_record(out_dir, name, loss_kind, train, inputs, selected, capture.calls)
+    write_record(out_dir, name, loss_kind, train, inputs, selected, capture.calls, capture.values)
 
 
 def write_record(out_dir: str, name: str, loss_kind: str, train: bool, inputs: Tuple[Any, ...],
-                 selected: List[Row], calls: Dict[int, Dict[str, List[Optional[Tensor]]]]) -> None:
+                 selected: List[Row], calls: Dict[int, Dict[str, List[Optional[Tensor]]]],
+                 values: Dict[int, List[Dict[str, Any]]]) -> None:
     layers = []
     for row in selected:
         os.makedirs(os.path.join(out_dir, row.label), exist_ok=True)
@@ -493,7 +533,7 @@ def write_record(out_dir: str, name: str, loss_kind: str, train: bool, inputs: T
                     for kind, values in calls[row.call_index].items()}
         layers.append({"label": row.label, "module": row.path, "type": row.type,
                        "call_index": row.call_index, "is_recursive": row.is_recursive,
-                       "captures": captured})
+                       "captures": captured, "input_values": values[row.call_index]})
     index = {"model": name, "mode": "train" if train else "eval", "loss": loss_kind,
              "inputs": [list(t.shape) for t in flat_tensors(inputs)],
              "note": "tensors flattened depth-first; one tensor saved bare, several as a "

@@ -313,7 +313,8 @@ class Record(unittest.TestCase):
 
 def digest(path: str) -> str:
     """sha256 of a file; of an archive, of its entries except the *.debug_pkl source ranges,
-    which hold the absolute path of models.py and so differ between checkouts."""
+    which hold the absolute paths of models.py and of torch's sources and so differ between
+    checkouts and environments, and .data/serialization_id (PyTorch 2.x), which hashes them."""
     h = hashlib.sha256()
     if not zipfile.is_zipfile(path):
         with open(path, "rb") as f:
@@ -321,7 +322,7 @@ def digest(path: str) -> str:
         return h.hexdigest()
     with zipfile.ZipFile(path) as z:
         for name in z.namelist():
-            if not name.endswith(".debug_pkl"):
+            if not name.endswith((".debug_pkl", "/.data/serialization_id")):
                 h.update(name.encode() + b"\0" + z.read(name))
     return h.hexdigest()
 
