@@ -419,7 +419,8 @@ def non_tensor_values(value: Any, at: str = "") -> List[Dict[str, Any]]:
         return [v for i, item in enumerate(value) for v in non_tensor_values(item, child(i))]
     if isinstance(value, dict):
         return [v for k, item in value.items() for v in non_tensor_values(item, child(k))]
-    return [{"at": at, "type": "None" if value is None else type(value).__name__, "value": value}]
+    plain = value if isinstance(value, (bool, int, float, str, type(None))) else str(value)
+    return [{"at": at, "type": "None" if value is None else type(value).__name__, "value": plain}]
 
 
 class RecordCapture(CallCapture):
@@ -525,7 +526,7 @@ def record(name: str, weights: Optional[str], files: Optional[List[str]], labels
 
 def write_record(out_dir: str, name: str, loss_kind: str, train: bool, inputs: Tuple[Any, ...],
                  selected: List[Row], calls: Dict[int, Dict[str, List[Optional[Tensor]]]],
-                 values: Dict[int, List[Dict[str, Any]]]) -> None:
+                 input_values: Dict[int, List[Dict[str, Any]]]) -> None:
     layers = []
     for row in selected:
         os.makedirs(os.path.join(out_dir, row.label), exist_ok=True)
@@ -533,7 +534,7 @@ def write_record(out_dir: str, name: str, loss_kind: str, train: bool, inputs: T
                     for kind, values in calls[row.call_index].items()}
         layers.append({"label": row.label, "module": row.path, "type": row.type,
                        "call_index": row.call_index, "is_recursive": row.is_recursive,
-                       "captures": captured, "input_values": values[row.call_index]})
+                       "captures": captured, "input_values": input_values[row.call_index]})
     index = {"model": name, "mode": "train" if train else "eval", "loss": loss_kind,
              "inputs": [list(t.shape) for t in flat_tensors(inputs)],
              "note": "tensors flattened depth-first; one tensor saved bare, several as a "
