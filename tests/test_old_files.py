@@ -5,8 +5,8 @@ import os
 import unittest
 
 from e2e import SAMPLES, main
-from test_record_oracle import RecordMatchesPyTorch
-from test_summary_oracle import SummaryMatchesPyTorch
+import test_record_oracle as record_oracle  # modules: their TestCases are not collected here
+import test_summary_oracle as summary_oracle
 
 OLD = os.path.join(SAMPLES, "torch-1.13")
 FILES = [("TinyConvNet", "TinyConvNet.pt"), ("SingleInputNet", "SingleInputNet.pt"),
@@ -16,13 +16,13 @@ FILES = [("TinyConvNet", "TinyConvNet.pt"), ("SingleInputNet", "SingleInputNet.p
 
 class OldFiles(unittest.TestCase):
     def test_summary_equals_the_oracle(self):
-        summary = SummaryMatchesPyTorch("compare")
+        summary = summary_oracle.SummaryMatchesPyTorch("compare")
         for name, file in FILES:
             with self.subTest(file=file):
                 summary.compare(name, [os.path.join(OLD, name + ".input.pt")], model=os.path.join(OLD, file))
 
     def test_record_equals_the_oracle(self):
-        record = RecordMatchesPyTorch("compare")
+        record = record_oracle.RecordComparison("compare")
         for name, file in FILES[::2]:  # scripted, and both traced files
             with self.subTest(file=file):
                 record.compare(name, [os.path.join(OLD, name + ".input.pt")], model=os.path.join(OLD, file))

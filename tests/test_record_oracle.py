@@ -2,6 +2,7 @@
 PyTorch's hooks give (scripts/oracle.py record) on the same model and input; every file loads."""
 import json
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -26,7 +27,13 @@ def load_pt(path):
     return flat(torch.load(path)) if os.path.exists(path) else []
 
 
-class RecordMatchesPyTorch(unittest.TestCase):
+def non_tensors(values):
+    return [v for v in values if not isinstance(v, torch.Tensor)]
+
+
+class RecordComparison(unittest.TestCase):
+    """modrec record against scripts/oracle.py record; the tests are in subclasses."""
+
     def record(self, model, inputs, *extra, captures=CAPTURES):
         out = os.path.join(tempfile.mkdtemp(prefix="rec-"), "run")
         run("record", model, *[a for i in inputs for a in ("--input", i)], "--layers", "all",
@@ -34,24 +41,41 @@ class RecordMatchesPyTorch(unittest.TestCase):
         return out
 
     def compare(self, name, inputs, model=None, rtol=1e-5, atol=1e-6, captures=CAPTURES):
+        """Every capture's tensors equal the eager hooks'. A call's non-tensor arguments (None,
+        flags such as need_weights, with the defaults TorchScript fills in) are kept in modrec's
+        input.pt and listed in its manifest, and must be the eager call's, at the same places.
+        Returns the manifest."""
         model = model or sample(name)
         mine = self.record(model, inputs, captures=captures)
+        self.addCleanup(shutil.rmtree, os.path.dirname(mine))  # vit_b_16: 600 MB each
         ref = oracle("record", name, "--weights", model, "--input", *inputs, "--labels", "all")
+        self.addCleanup(shutil.rmtree, os.path.dirname(ref))
         manifest = json.load(open(os.path.join(mine, "manifest.json")))
         index = json.load(open(os.path.join(ref, "index.json")))
         self.assertEqual([l["label"] for l in manifest["layers"]], [l["label"] for l in index["layers"]])
-        for layer in manifest["layers"]:
+        for layer, expected in zip(manifest["layers"], index["layers"]):
             label = layer["label"]
+            self.assertEqual(layer["path"], expected["module"], label)
+            if "input" in captures:
+                self.assertEqual(layer["captures"]["input"].get("values", []),
+                                 expected["input_values"], (name, label))
             for capture in captures:
                 got = load_pt(os.path.join(mine, "tensors", label, capture + ".pt"))
                 want = [t for t in load_pt(os.path.join(ref, label, capture + ".pt")) if t is not None]
-                got = [t for t in got if t is not None]
+                if capture == "input":
+                    self.assertEqual(non_tensors(got), [v["value"] for v in expected["input_values"]],
+                                     (name, label))
+                got = [t for t in got if isinstance(t, torch.Tensor)]
                 self.assertEqual(len(got), len(want), (name, label, capture))
                 for g, w in zip(got, want):
                     self.assertEqual(g.shape, w.shape, (name, label, capture))
                     self.assertEqual(g.dtype, w.dtype, (name, label, capture))
                     self.assertTrue(torch.allclose(g, w, rtol=rtol, atol=atol),
                                     (name, label, capture, (g - w).abs().max().item()))
+        return manifest
+
+
+class RecordMatchesPyTorch(RecordComparison):
 
     def test_resnet18(self):
         self.compare("resnet18", [tensor_file((2, 3, 64, 64))])

@@ -57,6 +57,8 @@ nlohmann::json json_of(const c10::IValue& v) {
 
 nlohmann::json CaptureSink::non_tensor_values() const {
   nlohmann::json out = nlohmann::json::array();
+  // A gradient's structure holds None where no gradient arrived: no value of the call.
+  if (capture_ == Capture::grad_input || capture_ == Capture::grad_output) return out;
   for_each_non_tensor(structure_, [&](const std::string& at, const c10::IValue& v) {
     out.push_back({{"at", at}, {"type", v.isNone() ? "None" : v.type()->str()}, {"value", json_of(v)}});
   });

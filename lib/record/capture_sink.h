@@ -43,9 +43,10 @@ class CaptureSink {
   std::vector<int64_t> saved_shape(size_t i) const;
   std::string saved_dtype(size_t i) const;
   int64_t samples() const { return samples_; }
-  // The values of the capture that are not tensors (a call's bool, int, str or None arguments),
-  // as the first batch had them: kept in the .pt (pickle holds them), never in .npy or the
-  // statistics. [{"at": "3", "type": "bool", "value": true}, ...]; "at" as for_each_non_tensor.
+  // The values of an input or output capture that are not tensors (a call's bool, int, str or
+  // None arguments), as the first batch had them: kept in the .pt (pickle holds them), never in
+  // .npy or the statistics. [{"at": "3", "type": "bool", "value": true}, ...]; "at" as
+  // for_each_non_tensor. Empty for gradients.
   nlohmann::json non_tensor_values() const;
 
   // Completes tensors/<label>/<capture>.pt (structure kept) or <capture>.npy / <capture>.<i>.npy
