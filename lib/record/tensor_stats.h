@@ -19,7 +19,14 @@ struct TensorSummary {
   std::string dtype;
 };
 
+// On the CPU through RunningStats' kernels; a tensor on another device (--device cuda) is reduced
+// there by summarize_on_device.
 TensorSummary summarize_tensor(const at::Tensor& t);
+
+// The same statistics computed with ATen reductions where the tensor is, so that only about 75
+// numbers (counts, moments, extremes, the histogram) are copied back, once. Moments equal the
+// CPU kernels' to rounding (a different summation order), counts and histogram exactly.
+TensorSummary summarize_on_device(const at::Tensor& t);
 
 // How many threads summarize_tensor splits a large tensor over: LibTorch's intra-op threads when
 // this library was built with OpenMP (see lib/CMakeLists.txt), else 1.

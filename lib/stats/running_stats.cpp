@@ -101,6 +101,25 @@ Deviations deviations(const float* v, size_t n, double shift, double center) {
 
 RunningStats::RunningStats(int histogram_bins) : hist_(histogram_bins) {}
 
+RunningStats RunningStats::from_parts(const Parts& p) {
+  RunningStats s(static_cast<int>(p.counts.size()));
+  s.count_ = p.count;
+  s.finite_ = p.finite;
+  s.nans_ = p.nans;
+  s.zeros_ = p.zeros;
+  if (p.finite == 0) return s;
+  s.shift_ = p.mean;  // mean_ (relative to the shift) stays 0
+  s.m2_ = p.m2;
+  s.min_ = p.min;
+  s.max_ = p.max;
+  SymmetricHistogram bins(static_cast<int>(p.counts.size()));
+  bins.cover(s.abs_max());
+  Histogram h = bins.histogram();
+  h.counts = p.counts;
+  s.hist_ = SymmetricHistogram::restore(h, s.abs_max(), p.at_top);
+  return s;
+}
+
 template <class T>
 void RunningStats::add(const T* data, size_t n) {
   double chunk[kChunk];

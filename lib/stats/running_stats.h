@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -59,6 +60,19 @@ class RunningStats {
   // is missing it is derived from std, to rounding). Throws modrec::Error (bad_input) on a
   // missing or inconsistent field.
   static RunningStats from_json(const nlohmann::json& j);
+
+  // Data summarized elsewhere by the same rules (record's reduction on a GPU): its counts, the
+  // finite values' mean, m2 about that mean and extremes, and the histogram's counts over the
+  // bins this class picks for their abs_max, with at_top. Bins: counts.size().
+  struct Parts {
+    int64_t count = 0, finite = 0, nans = 0, zeros = 0;
+    double mean = 0, m2 = 0;
+    double min = std::numeric_limits<double>::infinity();
+    double max = -std::numeric_limits<double>::infinity();
+    std::vector<int64_t> counts;
+    int64_t at_top = 0;
+  };
+  static RunningStats from_parts(const Parts& parts);
 
  private:
   bool add_float_chunk(const float* values, size_t n);
