@@ -263,9 +263,9 @@ def recorded_elements(run_dir):
 
 
 def blas():
-    proc = subprocess.run(["update-alternatives", "--display", "libblas.so.3-x86_64-linux-gnu"],
-                          capture_output=True, text=True)
-    m = re.search(r"currently points to (\S+)", proc.stdout)
+    """The BLAS the LibTorch of the pinned wheel was built with (the wheel links it in; the
+    system's libblas is not used)."""
+    m = re.search(r"BLAS_INFO=(\w+)", torch.__config__.show())
     return m.group(1) if m else "unknown"
 
 
