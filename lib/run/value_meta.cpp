@@ -88,28 +88,36 @@ c10::IValue rebuild(const c10::IValue& shape, const std::vector<at::Tensor>& ten
   return c10::ivalue::Tuple::create(std::move(items));
 }
 
-}  // namespace
-
-c10::IValue map_tensors(const c10::IValue& v,
-                        const std::function<at::Tensor(const at::Tensor&)>& fn) {
-  if (v.isTensor()) return fn(v.toTensor());
+// `v` with every leaf (a value that is no tuple, list or dict) replaced by fn(leaf). Lists and
+// dicts keep their element types, or hold Any when `any_types` (fn may change a leaf's type).
+c10::IValue map_leaves(const c10::IValue& v, const std::function<c10::IValue(const c10::IValue&)>& fn,
+                       bool any_types) {
   if (v.isTuple()) {
     std::vector<c10::IValue> items;
-    for (const auto& e : v.toTupleRef().elements()) items.push_back(map_tensors(e, fn));
+    for (const auto& e : v.toTupleRef().elements()) items.push_back(map_leaves(e, fn, any_types));
     return c10::ivalue::Tuple::create(std::move(items));
   }
   if (v.isList()) {
-    c10::impl::GenericList list(v.toList().elementType());
-    for (const auto& e : v.toListRef()) list.push_back(map_tensors(e, fn));
+    c10::impl::GenericList list(any_types ? c10::AnyType::get() : v.toList().elementType());
+    for (const auto& e : v.toListRef()) list.push_back(map_leaves(e, fn, any_types));
     return list;
   }
   if (v.isGenericDict()) {
     auto src = v.toGenericDict();
-    c10::impl::GenericDict dict(src.keyType(), src.valueType());
-    for (const auto& item : src) dict.insert(item.key(), map_tensors(item.value(), fn));
+    c10::impl::GenericDict dict(src.keyType(), any_types ? c10::AnyType::get() : src.valueType());
+    for (const auto& item : src) dict.insert(item.key(), map_leaves(item.value(), fn, any_types));
     return dict;
   }
-  return v;
+  return fn(v);
+}
+
+}  // namespace
+
+c10::IValue map_tensors(const c10::IValue& v,
+                        const std::function<at::Tensor(const at::Tensor&)>& fn) {
+  return map_leaves(v, [&](const c10::IValue& leaf) {
+    return leaf.isTensor() ? c10::IValue(fn(leaf.toTensor())) : leaf;
+  }, /*any_types=*/false);
 }
 
 c10::IValue rebuild_tensors(const c10::IValue& shape, const std::vector<at::Tensor>& tensors) {
@@ -130,24 +138,10 @@ void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out) {
 }
 
 c10::IValue undefined_as_none(const c10::IValue& v) {
-  if (v.isTensor()) return v.toTensor().defined() ? v : c10::IValue();
-  if (v.isTuple()) {
-    std::vector<c10::IValue> items;
-    for (const auto& e : v.toTupleRef().elements()) items.push_back(undefined_as_none(e));
-    return c10::ivalue::Tuple::create(std::move(items));
-  }
-  if (v.isList()) {  // a List[Tensor] cannot hold None: the copy is a list of Any
-    c10::impl::GenericList list(c10::AnyType::get());
-    for (const auto& e : v.toListRef()) list.push_back(undefined_as_none(e));
-    return list;
-  }
-  if (v.isGenericDict()) {
-    auto src = v.toGenericDict();
-    c10::impl::GenericDict dict(src.keyType(), c10::AnyType::get());
-    for (const auto& item : src) dict.insert(item.key(), undefined_as_none(item.value()));
-    return dict;
-  }
-  return v;
+  // A List[Tensor] cannot hold None: the copy's lists and dicts hold Any.
+  return map_leaves(v, [](const c10::IValue& leaf) {
+    return leaf.isTensor() && !leaf.toTensor().defined() ? c10::IValue() : leaf;
+  }, /*any_types=*/true);
 }
 
 namespace {
