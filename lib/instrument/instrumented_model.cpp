@@ -9,6 +9,7 @@ namespace modrec {
 InstrumentedModel::InstrumentedModel(torch::jit::Module module, InstrumentOptions options)
     : module_(std::move(module)), index_(index_modules(module_)) {
   instrument_calls(module_, options);
+  run_graphs_as_written();
   for (const auto& path : leave_fast_paths(module_))
     spdlog::debug("{}: TransformerEncoderLayer takes its observed (non-fast) path, as under hooks",
                   path.empty() ? "model" : path);

@@ -2,6 +2,7 @@
 
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/csrc/jit/runtime/custom_operator.h>
 
 #include <regex>
@@ -213,6 +214,8 @@ void instrument_calls(const torch::jit::Module& root, const InstrumentOptions& o
     }
   }
 }
+
+void run_graphs_as_written() { torch::jit::setGraphExecutorOptimize(false); }
 
 std::vector<std::pair<std::string, int>> static_calls(const torch::jit::Module& root) {
   return StaticWalker(root).walk();
