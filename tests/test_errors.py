@@ -324,7 +324,8 @@ class GlobalFlagsAnywhere(ErrorCase):
         self.assertEqual(err, "")  # -q: not even the info line
         _, err = run(*args, "--out", self.out("b"), "-v", "--log-format", "json")
         self.assertIn('"level":"debug"', err)
-        self.assertIn("2 threads", run("-v", *args, "--out", self.out("c"), "--threads", "2")[1])
+        # 1, not the default (the core count): only a --threads read after the subcommand gives it
+        self.assertIn("statistics on 1 threads", run("-v", *args, "--out", self.out("c"), "--threads", "1")[1])
 
 
 class ModelVariable(ErrorCase):

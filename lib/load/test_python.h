@@ -1,6 +1,6 @@
 // Test helper: fixtures are written at test time by PyTorch itself (MODREC_PYTHON, the pinned
-// environment's Python), so the
-// expected values come from Python, never from modrec. Header-only; tensors/ tests use it too.
+// environment's Python), so the expected values come from Python, never from modrec.
+// Header-only; tensors/ tests use it too.
 #pragma once
 #include <cstdlib>
 #include <filesystem>

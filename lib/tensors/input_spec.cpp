@@ -4,11 +4,10 @@
 
 #include <algorithm>
 
-#include "util/text.h"
-
 #include "tensors/dtype.h"
 #include "util/error.h"
 #include "util/memory.h"
+#include "util/text.h"
 
 namespace modrec {
 
