@@ -7,17 +7,19 @@
 namespace modrec {
 
 // Receives the root call and every submodule call, in call order, on the calling thread.
-// `module` is an index into the model's ModuleTree.
+// `call` numbers the calls of one forward pass from 0 (the root) in the order they start: the
+// index of the call in the pass's CallTrace. `module` is an index into the model's ModuleTree.
 class CallHooks {
  public:
   virtual ~CallHooks() = default;
-  virtual void enter(int module, const std::vector<c10::IValue>& args) = 0;  // args without self
+  // args without self
+  virtual void enter(int call, int module, const std::vector<c10::IValue>& args) = 0;
   // Returns what the caller continues with: `output` itself, or (for record's grad_output) the
   // same structure with its tensors routed through hooked clones.
-  virtual c10::IValue leave(int module, const c10::IValue& output) = 0;
-  // With InstrumentOptions::route_tensor_args: each Tensor argument passes through here and the
-  // call sees what this returns (a hooked clone gives the call's module-local input gradient).
-  virtual at::Tensor route(int module, size_t argno, const at::Tensor& x) { return x; }
+  virtual c10::IValue leave(int call, int module, const c10::IValue& output) = 0;
+  // With InstrumentOptions::route_tensor_args: each Tensor argument of `call` passes through here
+  // and the call sees what this returns (a hooked clone gives its module-local input gradient).
+  virtual at::Tensor route(int call, size_t argno, const at::Tensor& x) { return x; }
 };
 
 }  // namespace modrec

@@ -13,8 +13,10 @@ namespace {
 // Records which modules were called, by index.
 struct Calls : CallHooks {
   std::vector<int> modules;
-  void enter(int module, const std::vector<c10::IValue>&) override { modules.push_back(module); }
-  c10::IValue leave(int, const c10::IValue& output) override { return output; }
+  void enter(int, int module, const std::vector<c10::IValue>&) override {
+    modules.push_back(module);
+  }
+  c10::IValue leave(int, int, const c10::IValue& output) override { return output; }
 };
 
 }  // namespace

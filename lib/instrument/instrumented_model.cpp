@@ -17,8 +17,8 @@ InstrumentedModel::InstrumentedModel(torch::jit::Module module, InstrumentOption
 
 c10::IValue InstrumentedModel::forward(std::vector<c10::IValue> inputs, CallHooks& hooks) {
   ActiveHooks active(index_.by_object, hooks);
-  hooks.enter(0, inputs);  // the root's call is no CallMethod in any graph
-  return hooks.leave(0, module_.forward(std::move(inputs)));
+  active.enter(0, inputs);
+  return active.leave(0, module_.forward(std::move(inputs)));
 }
 
 CallTrace InstrumentedModel::static_trace() const {

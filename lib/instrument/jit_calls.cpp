@@ -17,16 +17,44 @@ using torch::jit::Node;
 using torch::jit::Stack;
 using torch::jit::Value;
 
-struct Session {
-  const std::unordered_map<const void*, int>* by_object;
-  CallHooks* hooks;
+}  // namespace
+
+// One forward pass's hooks, numbering its calls as they start.
+class ActiveHooks::Session {
+ public:
+  Session(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks)
+      : by_object(by_object), hooks_(hooks) {}
+
+  void enter(int module, const std::vector<c10::IValue>& args) {
+    const int call = next_call_++;
+    open_.push_back(call);
+    hooks_.enter(call, module, args);
+  }
+  c10::IValue leave(int module, const c10::IValue& output) {
+    const int call = open_.back();
+    open_.pop_back();
+    return hooks_.leave(call, module, output);
+  }
+  at::Tensor route(size_t argno, const at::Tensor& x) {
+    return hooks_.route(open_.back(), argno, x);
+  }
+
+  const std::unordered_map<const void*, int>& by_object;
+
+ private:
+  CallHooks& hooks_;
+  int next_call_ = 0;
+  std::vector<int> open_;  // the calls entered and not yet left, innermost last
 };
-thread_local const Session* active = nullptr;
+
+namespace {
+
+thread_local ActiveHooks::Session* active = nullptr;
 
 int module_of(const c10::IValue& object) {
   if (!active || !object.isObject()) return -1;
-  auto it = active->by_object->find(&object.toObjectRef());
-  return it == active->by_object->end() ? -1 : it->second;
+  auto it = active->by_object.find(&object.toObjectRef());
+  return it == active->by_object.end() ? -1 : it->second;
 }
 
 // Vararg ops get their argument count pushed on top of the stack; the first argument is the
@@ -44,20 +72,20 @@ std::vector<c10::IValue> pop_varargs(Stack& stack, int& module) {
 void enter_op(Stack& stack) {
   int module = -1;
   auto args = pop_varargs(stack, module);
-  if (module >= 0) active->hooks->enter(module, args);
+  if (module >= 0) active->enter(module, args);
 }
 
 void leave_op(Stack& stack) {
   c10::IValue output = torch::jit::pop(stack);
   const int module = module_of(torch::jit::pop(stack));
-  torch::jit::push(stack, module >= 0 ? active->hooks->leave(module, output) : output);
+  torch::jit::push(stack, module >= 0 ? active->leave(module, output) : output);
 }
 
 void route_op(Stack& stack) {
   const auto argno = static_cast<size_t>(torch::jit::pop(stack).toInt());
   at::Tensor x = torch::jit::pop(stack).toTensor();
   const int module = module_of(torch::jit::pop(stack));
-  torch::jit::push(stack, module >= 0 ? active->hooks->route(module, argno, x) : x);
+  torch::jit::push(stack, module >= 0 ? active->route(argno, x) : x);
 }
 
 // CONSERVATIVE alias analysis marks the ops as side-effecting, so dead-code elimination and the
@@ -222,13 +250,18 @@ std::vector<std::pair<std::string, int>> static_calls(const torch::jit::Module& 
 }
 
 ActiveHooks::ActiveHooks(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks)
-    : previous_(active) {
-  active = new Session{&by_object, &hooks};
+    : session_(std::make_unique<Session>(by_object, hooks)), previous_(active) {
+  active = session_.get();
 }
 
-ActiveHooks::~ActiveHooks() {
-  delete active;
-  active = static_cast<const Session*>(previous_);
+ActiveHooks::~ActiveHooks() { active = previous_; }
+
+void ActiveHooks::enter(int module, const std::vector<c10::IValue>& args) {
+  session_->enter(module, args);
+}
+
+c10::IValue ActiveHooks::leave(int module, const c10::IValue& output) {
+  return session_->leave(module, output);
 }
 
 }  // namespace modrec

@@ -3,6 +3,7 @@
 #pragma once
 #include <torch/script.h>
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,16 +33,23 @@ void run_graphs_as_written();
 std::vector<std::pair<std::string, int>> static_calls(const torch::jit::Module& root);
 
 // While alive, the instrumentation ops on this thread report to `hooks`, mapping module objects
-// to indices with `by_object`.
+// to indices with `by_object` and numbering the calls from 0 as they start.
 class ActiveHooks {
  public:
+  class Session;
+
   ActiveHooks(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks);
   ~ActiveHooks();
   ActiveHooks(const ActiveHooks&) = delete;
   ActiveHooks& operator=(const ActiveHooks&) = delete;
 
+  // The root's call, which is no CallMethod in any graph, numbered like the others.
+  void enter(int module, const std::vector<c10::IValue>& args);
+  c10::IValue leave(int module, const c10::IValue& output);
+
  private:
-  const void* previous_;
+  std::unique_ptr<Session> session_;
+  Session* previous_;
 };
 
 }  // namespace modrec

@@ -84,7 +84,7 @@ class Recording {
     if (save_ != SaveFormat::none)
       pass->file = std::make_unique<BatchFile>(spool_dir() + "/batch-" +
                                                std::to_string(batches_ + 1) + ".raw");
-    pass->recorder = std::make_unique<Recorder>(captures_, pass->file.get(), select, pass->trace);
+    pass->recorder = std::make_unique<Recorder>(captures_, pass->file.get(), select);
     c10::IValue output = run_forward(session_.model, batch, {true}, *pass->recorder, pass->trace);
     throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
     pass->labels = call_labels(session_.model.tree(), pass->trace.trace());

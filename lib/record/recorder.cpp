@@ -54,9 +54,8 @@ CapturedValue captured_value(const CapturedCall& call, Capture capture) {
   return {};
 }
 
-Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)> selected,
-                   const TraceCollector& trace)
-    : captures_(captures), file_(file), selected_(std::move(selected)), trace_(trace) {}
+Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)> selected)
+    : captures_(captures), file_(file), selected_(std::move(selected)) {}
 
 CapturedValue Recorder::capture(const c10::IValue& raw) const {
   const c10::IValue value = undefined_as_none(raw);
@@ -70,8 +69,7 @@ CapturedValue Recorder::capture(const c10::IValue& raw) const {
   return out;
 }
 
-void Recorder::enter(int module, const std::vector<c10::IValue>& args) {
-  const int call = static_cast<int>(trace_.trace().calls.size()) - 1;
+void Recorder::enter(int call, int module, const std::vector<c10::IValue>& args) {
   if (!selected_(call)) {
     open_.push_back(nullptr);
     return;
@@ -103,7 +101,7 @@ at::Tensor Recorder::route(int, size_t argno, const at::Tensor& x) {
   return routed;
 }
 
-c10::IValue Recorder::leave(int, const c10::IValue& output) {
+c10::IValue Recorder::leave(int, int, const c10::IValue& output) {
   if (open_.empty()) return output;
   CapturedCall* call = open_.back();
   open_.pop_back();

@@ -11,7 +11,6 @@
 #include "record/batch_file.h"
 #include "record/captures.h"
 #include "record/tensor_stats.h"
-#include "run/trace_collector.h"
 
 namespace modrec {
 
@@ -48,14 +47,13 @@ CapturedValue captured_value(const CapturedCall& call, Capture capture);
 
 class Recorder : public CallHooks {
  public:
-  // `selected(call index)` is asked once per call, when it starts; `trace` has already seen it.
+  // `selected(call index)` is asked once per call, when it starts.
   // `file`: where to write the tensors themselves (to save them); nullptr: summaries only.
-  Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)> selected,
-           const TraceCollector& trace);
+  Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)> selected);
 
-  void enter(int module, const std::vector<c10::IValue>& args) override;
-  c10::IValue leave(int module, const c10::IValue& output) override;
-  at::Tensor route(int module, size_t argno, const at::Tensor& x) override;
+  void enter(int call, int module, const std::vector<c10::IValue>& args) override;
+  c10::IValue leave(int call, int module, const c10::IValue& output) override;
+  at::Tensor route(int call, size_t argno, const at::Tensor& x) override;
 
   std::deque<CapturedCall>& captured() { return captured_; }
 
@@ -67,7 +65,6 @@ class Recorder : public CallHooks {
   CaptureSet captures_;
   BatchFile* file_;
   std::function<bool(int)> selected_;
-  const TraceCollector& trace_;
   std::deque<CapturedCall> captured_;  // a deque: gradient hooks hold pointers into it
   std::vector<CapturedCall*> open_;    // per open call; nullptr when not recorded
 };

@@ -16,16 +16,16 @@ namespace {
 class Tee : public CallHooks {
  public:
   Tee(CallHooks& a, TraceCollector& trace) : a_(a), trace_(trace) {}
-  void enter(int m, const std::vector<c10::IValue>& args) override {
-    trace_.enter(m, args);
-    guarded([&] { a_.enter(m, args); });
+  void enter(int call, int m, const std::vector<c10::IValue>& args) override {
+    trace_.enter(call, m, args);
+    guarded([&] { a_.enter(call, m, args); });
   }
-  c10::IValue leave(int m, const c10::IValue& out) override {
-    trace_.leave(m, out);
-    return guarded([&] { return a_.leave(m, out); });
+  c10::IValue leave(int call, int m, const c10::IValue& out) override {
+    trace_.leave(call, m, out);
+    return guarded([&] { return a_.leave(call, m, out); });
   }
-  at::Tensor route(int m, size_t argno, const at::Tensor& x) override {
-    return guarded([&] { return a_.route(m, argno, x); });
+  at::Tensor route(int call, size_t argno, const at::Tensor& x) override {
+    return guarded([&] { return a_.route(call, argno, x); });
   }
   std::exception_ptr hook_error() const { return hook_error_; }
 

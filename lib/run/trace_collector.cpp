@@ -4,17 +4,16 @@
 
 namespace modrec {
 
-void TraceCollector::enter(int module, const std::vector<c10::IValue>& args) {
+void TraceCollector::enter(int index, int module, const std::vector<c10::IValue>& args) {
   trace_.ran = true;
-  trace_.calls.push_back(Call{module, open_call(), args_meta(args), {}, false, args.empty()});
-  open_.push_back(static_cast<int>(trace_.calls.size()) - 1);
+  trace_.calls.resize(index + 1);
+  trace_.calls[index] = Call{module, open_call(), args_meta(args), {}, false, args.empty()};
+  open_.push_back(index);
 }
 
-c10::IValue TraceCollector::leave(int module, const c10::IValue& output) {
-  if (open_.empty()) return output;
-  Call& call = trace_.calls[open_.back()];
+c10::IValue TraceCollector::leave(int index, int, const c10::IValue& output) {
   open_.pop_back();
-  if (call.module != module) return output;  // unbalanced: never expected; never crash over it
+  Call& call = trace_.calls[index];
   call.outputs = result_meta(output);
   call.finished = true;
   call.traced_away = call.traced_away && output.isNone();

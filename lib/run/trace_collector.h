@@ -7,8 +7,8 @@ namespace modrec {
 
 class TraceCollector : public CallHooks {
  public:
-  void enter(int module, const std::vector<c10::IValue>& args) override;
-  c10::IValue leave(int module, const c10::IValue& output) override;
+  void enter(int call, int module, const std::vector<c10::IValue>& args) override;
+  c10::IValue leave(int call, int module, const c10::IValue& output) override;
 
   const CallTrace& trace() const { return trace_; }
   CallTrace take() { return std::move(trace_); }
