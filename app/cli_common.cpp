@@ -38,6 +38,18 @@ void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option("--high", inputs.high, "integer inputs are drawn from [0, HIGH) (default 2)");
 }
 
+void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures,
+                      const std::string& help) {
+  cmd.add_option_function<std::vector<std::string>>(
+         "--capture",
+         [&captures](const std::vector<std::string>& names) {
+           captures = CaptureSet::parse(names);
+         },
+         help)
+      ->delimiter(',')
+      ->check(CLI::IsMember(names_of(capture_names())));
+}
+
 void add_scope_flags(CLI::App& cmd, RunScope& scope) {
   cmd.add_option("--layers", scope.layers,
                  "comma list of selectors: 1-3, all, layer1.0.conv1, type:Conv2d, re:<regex>, "
@@ -45,7 +57,7 @@ void add_scope_flags(CLI::App& cmd, RunScope& scope) {
   cmd.add_option("--captures", scope.captures,
                  "any of input,output,grad_input,grad_output (default: every recorded capture)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"input", "output", "grad_input", "grad_output"}));
+      ->check(CLI::IsMember(names_of(capture_names())));
 }
 
 int& threads_flag() {

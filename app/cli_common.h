@@ -2,8 +2,12 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <optional>
+
 #include "check/run_dir.h"
-#include "jobs/job_options.h"
+#include "load/load_options.h"
+#include "model/captures.h"
+#include "util/enum_names.h"
 
 namespace modrec::cli {
 
@@ -19,6 +23,20 @@ struct ModelFlags {
 };
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs);
+
+// An option whose names map to enum values (the CLI's error names the flag and the choices).
+template <class E>
+CLI::Option* add_enum_option(CLI::App& cmd, const std::string& flag, E& value,
+                             const EnumNames<E>& names, const std::string& help) {
+  return cmd
+      .add_option_function<std::string>(
+          flag, [&value, &names](const std::string& name) { value = *value_named(names, name); },
+          help)
+      ->check(CLI::IsMember(names_of(names)));
+}
+
+// record's --capture list, parsed into a CaptureSet.
+void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const std::string& help);
 
 // --layers and --captures of check and diff.
 void add_scope_flags(CLI::App& cmd, RunScope& scope);

@@ -33,8 +33,8 @@ Command add_check(CLI::App& app) {
   cmd->add_option("--max-zero-fraction", r.max_zero_fraction,
                   "violation when the fraction of zeros > F (dead ReLUs)");
   add_scope_flags(*cmd, job->scope);
-  cmd->add_option("--format", job->format, "table, json or markdown (default table)")
-      ->check(CLI::IsMember({"table", "json", "markdown"}));
+  add_enum_option(*cmd, "--format", job->format, report_format_names(),
+                  "table, json or markdown (default table)");
   return {cmd, [job, mode] {
             job->record.model.train = *mode == "train";
             job->record.model.threads = threads_flag();

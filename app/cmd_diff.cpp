@@ -21,8 +21,8 @@ Command add_diff(CLI::App& app) {
   cmd->add_option("--atol", job->tol.atol, "absolute tolerance (default 1e-8, as torch.allclose)");
   cmd->add_option("--rtol", job->tol.rtol, "relative tolerance (default 1e-5, as torch.allclose)");
   add_scope_flags(*cmd, job->scope);
-  cmd->add_option("--format", job->format, "table, json or markdown (default table)")
-      ->check(CLI::IsMember({"table", "json", "markdown"}));
+  add_enum_option(*cmd, "--format", job->format, report_format_names(),
+                  "table, json or markdown (default table)");
   return {cmd, [job] { return run_diff_job(*job, std::cout); }};
 }
 

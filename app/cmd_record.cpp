@@ -21,21 +21,22 @@ Command add_record(CLI::App& app, const bool& quiet) {
   auto job = std::make_shared<RecordJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
-  cmd->add_option("--layers", job->layers,
+  RecordOptions& r = job->record;
+  cmd->add_option("--layers", r.layers,
                   "selectors, comma-separated: 1-3 (a summary --grad label), all, a module path, "
                   "type:Conv2d, re:<regex on path>, depth:N")
       ->required();
-  cmd->add_option("--capture", job->captures,
-                  "any of input,output,grad_input,grad_output (default output,grad_output)")
-      ->delimiter(',');
-  cmd->add_option("--loss", job->loss, "sum or mean of the first output (default sum)");
-  cmd->add_option("--grad", job->grad_file, "tensor file used as d(loss)/d(first output)");
-  cmd->add_flag("!--no-backward", job->backward, "forward only");
-  cmd->add_option("--save", job->save, "pt, npy or none (statistics only); default pt")
-      ->check(CLI::IsMember({"pt", "npy", "none"}));
-  cmd->add_option("--batch-size", job->batch_size, "split the input along dim 0 and stream it");
-  cmd->add_option("--reduce", job->reduce, "none, sum or mean over samples (default none)")
-      ->check(CLI::IsMember({"none", "sum", "mean"}));
+  add_capture_flag(*cmd, r.captures,
+                   "any of input,output,grad_input,grad_output (default output,grad_output)");
+  add_enum_option(*cmd, "--loss", r.loss, loss_names(),
+                  "sum or mean of the first output (default sum)");
+  cmd->add_option("--grad", r.grad_file, "tensor file used as d(loss)/d(first output)");
+  cmd->add_flag("!--no-backward", r.backward, "forward only");
+  add_enum_option(*cmd, "--save", r.save, save_format_names(),
+                  "pt, npy or none (statistics only); default pt");
+  cmd->add_option("--batch-size", r.batch_size, "split the input along dim 0 and stream it");
+  add_enum_option(*cmd, "--reduce", r.reduce, reduce_names(),
+                  "none, sum or mean over samples (default none)");
   cmd->add_option("--out", job->out, "output directory (default modrec-out)");
   cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
   auto format = std::make_shared<std::string>("text");

@@ -28,8 +28,8 @@ Command add_summary(CLI::App& app) {
   cmd->add_option("--col-width", s.col_width, "width of each column (default 25)");
   cmd->add_flag("--params", s.verbose_params, "a row per parameter, like torchinfo's verbose=2");
   cmd->add_flag("--grad", job->grad, "run the pass with autograd on (the calls record sees)");
-  cmd->add_option("--format", job->format, "table, json, csv or markdown (default table)")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  add_enum_option(*cmd, "--format", job->format, summary_format_names(),
+                  "table, json, csv or markdown (default table)");
   return {cmd, [job, model] {
             model->resolve(job->model);
             run_summary_job(*job, std::cout);

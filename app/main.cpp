@@ -8,7 +8,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "jobs/version.h"
+#include "load/version.h"
 #include "util/error.h"
 #include "util/interrupt.h"
 

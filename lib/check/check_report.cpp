@@ -39,16 +39,18 @@ json check_json(const CheckResult& result, const std::string& run_path) {
 }
 
 std::string format_check(const CheckResult& result, const std::string& run_path,
-                         const std::string& format) {
+                         ReportFormat format) {
   const bool any = !result.violations.empty();
-  if (format == "table")
-    return verdict(result, run_path) + "\n" + (any ? format_text(violations_table(result)) : "");
-  if (format == "markdown")
-    return "### modrec " + verdict(result, run_path) + "\n\n" +
-           (any ? format_markdown(violations_table(result)) : "");
-  if (format == "json") return check_json(result, run_path).dump(2) + "\n";
-  throw Error(Exit::usage, "unknown format '" + format + "'", "--format",
-              "use table, json or markdown");
+  switch (format) {
+    case ReportFormat::table:
+      return verdict(result, run_path) + "\n" +
+             (any ? format_text(violations_table(result)) : "");
+    case ReportFormat::markdown:
+      return "### modrec " + verdict(result, run_path) + "\n\n" +
+             (any ? format_markdown(violations_table(result)) : "");
+    case ReportFormat::json: break;
+  }
+  return check_json(result, run_path).dump(2) + "\n";
 }
 
 }  // namespace modrec

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check/check_rules.h"
+#include "check/report_table.h"
 
 namespace modrec {
 
@@ -12,8 +13,8 @@ namespace modrec {
 // tensor, rule, value, limit}]}
 nlohmann::json check_json(const CheckResult& result, const std::string& run_path);
 
-// format: table, json or markdown (a GitHub job summary). Throws Error(usage) on another.
+// markdown is for a GitHub job summary.
 std::string format_check(const CheckResult& result, const std::string& run_path,
-                         const std::string& format);
+                         ReportFormat format);
 
 }  // namespace modrec

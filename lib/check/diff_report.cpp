@@ -93,19 +93,21 @@ json diff_json(const RunDiff& diff, const DiffHeading& h) {
           {"only_in_b", labels_json(diff.only_in_b)}};
 }
 
-std::string format_diff(const RunDiff& diff, const DiffHeading& h, const std::string& format) {
+std::string format_diff(const RunDiff& diff, const DiffHeading& h, ReportFormat format) {
   auto only = [&](bool bullet) {
     return labels_line("RUN_A", diff.only_in_a, bullet) + labels_line("RUN_B", diff.only_in_b, bullet);
   };
-  if (format == "table") return verdict(diff, h) + "\n" + format_text(diff_table(diff)) + only(false);
-  if (format == "markdown") {
-    const std::string list = only(true);
-    return "### modrec " + verdict(diff, h) + "\n\n" + format_markdown(diff_table(diff)) +
-           (list.empty() ? "" : "\n" + list);
+  switch (format) {
+    case ReportFormat::table:
+      return verdict(diff, h) + "\n" + format_text(diff_table(diff)) + only(false);
+    case ReportFormat::markdown: {
+      const std::string list = only(true);
+      return "### modrec " + verdict(diff, h) + "\n\n" + format_markdown(diff_table(diff)) +
+             (list.empty() ? "" : "\n" + list);
+    }
+    case ReportFormat::json: break;
   }
-  if (format == "json") return diff_json(diff, h).dump(2) + "\n";
-  throw Error(Exit::usage, "unknown format '" + format + "'", "--format",
-              "use table, json or markdown");
+  return diff_json(diff, h).dump(2) + "\n";
 }
 
 }  // namespace modrec

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check/report_table.h"
 #include "check/run_diff.h"
 
 namespace modrec {
@@ -19,7 +20,7 @@ struct DiffHeading {
 // "only_in_b": [labels]}; an undefined metric is null.
 nlohmann::json diff_json(const RunDiff& diff, const DiffHeading& heading);
 
-// format: table, json or markdown (a GitHub job summary). Throws Error(usage) on another.
-std::string format_diff(const RunDiff& diff, const DiffHeading& heading, const std::string& format);
+// markdown is for a GitHub job summary.
+std::string format_diff(const RunDiff& diff, const DiffHeading& heading, ReportFormat format);
 
 }  // namespace modrec

@@ -150,17 +150,17 @@ TEST_CASE("a tensor file that cannot be read is bad input") {
 TEST_CASE("the report formats") {
   const RunDiff d = runs().diff("perturbed", "base");
   const DiffHeading h{"A", "B", {}};
-  const std::string table = format_diff(d, h, "table");
+  const std::string table = format_diff(d, h, ReportFormat::table);
   CHECK(table.rfind("diff failed: 1 of 4 tensors differ beyond atol=1e-08 rtol=1e-05 or in shape "
                     "(A vs B)\nlabel  path  capture      tensor  source   shape    max_abs",
                     0) == 0);
   CHECK(table.find("only in RUN_A: 2-1 (conv.inner)\nonly in RUN_B: 1-3 (lstm)\n") !=
         std::string::npos);
-  const std::string md = format_diff(d, h, "markdown");
+  const std::string md = format_diff(d, h, ReportFormat::markdown);
   CHECK(md.find("- only in RUN_A: 2-1 (conv.inner)\n- only in RUN_B: 1-3 (lstm)\n") !=
         std::string::npos);
   CHECK(md.find("| 1-1 | conv | output | 0 | tensors | 2x4x3x3 |") != std::string::npos);
-  const json j = json::parse(format_diff(d, h, "json"));
+  const json j = json::parse(format_diff(d, h, ReportFormat::json));
   CHECK(j["passed"] == false);
   CHECK(j["only_in_b"] == json::array({"1-3"}));
   CHECK(j["tensors"].size() == 4);

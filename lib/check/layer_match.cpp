@@ -112,12 +112,6 @@ bool LayerMatcher::matches(const Selector& s, const LayerRef& layer) {
   return false;
 }
 
-bool LayerMatcher::needs_label(int depth) const {
-  return std::any_of(selectors_.begin(), selectors_.end(), [&](const Selector& s) {
-    return s.kind == Kind::label && label_depth(s.value) == depth;
-  });
-}
-
 bool LayerMatcher::matches(const LayerRef& layer) const {
   return std::any_of(selectors_.begin(), selectors_.end(),
                      [&](const Selector& s) { return matches(s, layer); });

@@ -30,9 +30,6 @@ class LayerMatcher {
   explicit LayerMatcher(const std::string& selectors);
 
   bool matches(const LayerRef& layer) const;
-  // Whether some label selector names a layer of this depth: only then does matches() need the
-  // real label of a layer at that depth (record computes labels lazily, as calls start).
-  bool needs_label(int depth) const;
   // Indices of the selected layers, in order. Throws Error(usage, ..., "--layers") naming the
   // first selector (other than `all`) that matches none of `layers`, with the valid labels closest to it first.
   std::vector<size_t> select(const std::vector<LayerRef>& layers) const;

@@ -7,6 +7,13 @@
 #include <cstdio>
 
 namespace modrec {
+
+const EnumNames<ReportFormat>& report_format_names() {
+  static const EnumNames<ReportFormat> names{{"table", ReportFormat::table},
+                                             {"json", ReportFormat::json},
+                                             {"markdown", ReportFormat::markdown}};
+  return names;
+}
 namespace {
 
 std::vector<size_t> column_widths(const ReportTable& t) {

@@ -4,7 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "util/enum_names.h"
+
 namespace modrec {
+
+enum class ReportFormat { table, json, markdown };  // check and diff --format
+const EnumNames<ReportFormat>& report_format_names();
 
 struct ReportTable {
   std::vector<std::string> header;

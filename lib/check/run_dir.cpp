@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/captures.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -38,7 +39,9 @@ RecordedTensor read_tensor(const json& j) {
 // Captures in the contract's order (JSON objects come back sorted by name).
 size_t capture_rank(const std::string& name) {
   const auto& names = capture_names();
-  return std::find(names.begin(), names.end(), name) - names.begin();
+  return std::find_if(names.begin(), names.end(),
+                      [&](const auto& entry) { return entry.first == name; }) -
+         names.begin();
 }
 
 RecordedLayer read_layer(const json& j) {
@@ -125,16 +128,8 @@ RunDir read_run_dir(const std::string& path) {
   return run;
 }
 
-const std::vector<std::string>& capture_names() {
-  static const std::vector<std::string> names{"input", "output", "grad_input", "grad_output"};
-  return names;
-}
-
 std::vector<size_t> RunScope::select(const std::vector<LayerRef>& layers) const {
-  for (const auto& c : captures)
-    if (std::find(capture_names().begin(), capture_names().end(), c) == capture_names().end())
-      throw Error(Exit::usage, "unknown capture '" + c + "'", "--captures",
-                  "use any of input,output,grad_input,grad_output");
+  CaptureSet::parse(captures, "--captures");  // only to refuse unknown names
   return LayerMatcher(this->layers).select(layers);
 }
 

@@ -43,9 +43,6 @@ struct RunDir {
 // present) is missing, unreadable or not in the format.
 RunDir read_run_dir(const std::string& path);
 
-// The capture names of the contract, in their canonical order.
-const std::vector<std::string>& capture_names();
-
 // Which part of a run check or diff looks at.
 struct RunScope {
   std::string layers = "all";         // selectors, see layer_match.h

@@ -16,9 +16,9 @@ CheckResult check_model(const CheckJob& job) {
   ScratchDir scratch("modrec-check");
   RecordJob record = job.record;
   record.model.path = job.run_dir;
-  record.layers = job.scope.layers;
-  record.captures = job.scope.captures;
-  record.save = "none";
+  record.record.layers = job.scope.layers;
+  if (!job.scope.captures.empty()) record.record.captures = CaptureSet::parse(job.scope.captures);
+  record.record.save = SaveFormat::none;
   record.out = (scratch.path / "run").string();
   std::ostringstream ignored;
   run_record_job(record, ignored);

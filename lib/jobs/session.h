@@ -1,7 +1,7 @@
 // A loaded, instrumented model and its inputs: the start of every job that runs a model.
 #pragma once
 #include "instrument/instrumented_model.h"
-#include "jobs/job_options.h"
+#include "load/load_options.h"
 
 namespace modrec {
 

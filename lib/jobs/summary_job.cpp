@@ -7,7 +7,6 @@
 #include "summary/exports.h"
 #include "summary/rows.h"
 #include "summary/table.h"
-#include "util/error.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -15,13 +14,12 @@ namespace {
 
 void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job,
            std::ostream& out) {
-  if (job.format == "table") out << format_table(summary, tree, job.summary);
-  else if (job.format == "json") out << to_json(summary, tree, job.summary).dump(2) << "\n";
-  else if (job.format == "csv") out << format_csv(summary, tree, job.summary);
-  else if (job.format == "markdown") out << format_markdown(summary, tree, job.summary);
-  else
-    throw Error(Exit::usage, "unknown format '" + job.format + "'", "--format",
-                "use table, json, csv or markdown");
+  switch (job.format) {
+    case SummaryFormat::table: out << format_table(summary, tree, job.summary); return;
+    case SummaryFormat::json: out << to_json(summary, tree, job.summary).dump(2) << "\n"; return;
+    case SummaryFormat::csv: out << format_csv(summary, tree, job.summary); return;
+    case SummaryFormat::markdown: out << format_markdown(summary, tree, job.summary); return;
+  }
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 #pragma once
 #include <ostream>
 
-#include "jobs/job_options.h"
+#include "load/load_options.h"
+#include "summary/exports.h"
 #include "summary/options.h"
 
 namespace modrec {
@@ -12,7 +13,7 @@ struct SummaryJob {
   InputOptions inputs;
   SummaryOptions summary;
   bool grad = false;             // --grad: the pass runs with autograd on
-  std::string format = "table";  // table|json|csv|markdown
+  SummaryFormat format = SummaryFormat::table;
 };
 
 void run_summary_job(const SummaryJob& job, std::ostream& out);

@@ -2,12 +2,12 @@
 
 #include <caffe2/serialize/inline_container.h>
 #include <torch/script.h>
-#include <torch/version.h>
 
 #include <regex>
 
 #include "load/archive.h"
 #include "load/file_kind.h"
+#include "load/version.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -67,11 +67,6 @@ torch::jit::Module load_model(const std::string& path) {
   } catch (const std::exception& e) {
     throw cannot_load(path, e.what());
   }
-}
-
-std::string libtorch_version() {
-  return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
-         std::to_string(TORCH_VERSION_PATCH);
 }
 
 }  // namespace modrec

@@ -10,7 +10,4 @@ namespace modrec {
 // Throws Error(Exit::bad_input) saying what the file is and how to make a TorchScript file.
 torch::jit::Module load_model(const std::string& path);
 
-// "A.B.C": the LibTorch modrec was built with, which decides the files and operators it can read.
-std::string libtorch_version();
-
 }  // namespace modrec

@@ -26,7 +26,7 @@ void run_backward(const c10::IValue& output, const BackwardOptions& options) {
     throw Error(Exit::model_failed, "the model's first output does not require grad", "backward",
                 "use --no-backward, or a model with parameters or float inputs");
   if (!options.seed.defined()) {
-    (options.loss == "mean" ? out.mean() : out.sum()).backward();
+    (options.loss == Loss::mean ? out.mean() : out.sum()).backward();
     return;
   }
   if (options.seed.sizes() != out.sizes())

@@ -5,10 +5,12 @@
 
 #include <string>
 
+#include "record/record_options.h"
+
 namespace modrec {
 
 struct BackwardOptions {
-  std::string loss = "sum";  // sum|mean, when no seed is given
+  Loss loss = Loss::sum;     // when no seed is given
   at::Tensor seed;           // d(loss)/d(first output), or undefined
   std::string seed_file;     // named in errors
 };

@@ -1,36 +1,37 @@
-// Which calls `record --layers` selects, decided as each call starts, and the call facts the
-// output names (labels, call numbers).
+// Which calls `record --layers` selects, decided as each call starts, and the facts about every
+// call that the output names (labels, which call of its module it is).
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
 #include "check/layer_match.h"
-#include "model/call_trace.h"
-#include "run/trace_collector.h"
+#include "model/module_tree.h"
+#include "summary/call_labeler.h"
 
 namespace modrec {
 
-// Which call of its module instance each call is, from 1.
-std::vector<int> call_numbers(const CallTrace& trace);
-
-// The calls as the matcher sees them, to validate --layers against a finished pass.
-std::vector<LayerRef> layer_refs(const ModuleTree& tree, const CallTrace& trace,
-                                 const std::vector<std::string>& labels);
-
-// Asked once per call as it starts (the trace has just seen it). A label depends only on the
-// calls before it, so it is computed from the trace so far, and only for calls at the depth of
-// some label selector: path, type and regex selectors cost nothing per call.
 class CallSelection {
  public:
-  CallSelection(const LayerMatcher& matcher, const ModuleTree& tree, const TraceCollector& trace)
-      : matcher_(matcher), tree_(tree), trace_(trace) {}
+  CallSelection(const LayerMatcher& matcher, const ModuleTree& tree)
+      : matcher_(matcher), tree_(tree), labeler_(tree) {}
 
-  bool operator()(int call) const;
+  // Asked once per call of a pass, in the order the calls start.
+  bool operator()(int call, int module);
+
+  const std::vector<std::string>& labels() const { return labeler_.labels(); }
+  // Which call of its module instance each call is, from 1.
+  const std::vector<int>& numbers() const { return numbers_; }
+  // The calls as the matcher sees them, to validate --layers against a finished pass.
+  std::vector<LayerRef> layer_refs() const;
 
  private:
   const LayerMatcher& matcher_;
   const ModuleTree& tree_;
-  const TraceCollector& trace_;
+  CallLabeler labeler_;
+  std::vector<int> modules_;
+  std::vector<int> numbers_;
+  std::map<int, int> calls_of_;  // module -> its calls so far
 };
 
 }  // namespace modrec

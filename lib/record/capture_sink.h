@@ -9,15 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "record/captures.h"
+#include "model/captures.h"
+#include "record/record_options.h"
 #include "record/recorder.h"
 #include "record/tensor_spool.h"
 #include "stats/running_stats.h"
 
 namespace modrec {
-
-enum class SaveFormat { pt, npy, none };
-enum class Reduce { none, sum, mean };
 
 // --reduce sums each tensor over dim 0 (its samples) and across batches; mean divides by the
 // number of samples. Keeps one tensor per capture however many batches come.

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "record/capture_sink.h"
-#include "record/captures.h"
+#include "model/captures.h"
 
 namespace modrec {
 

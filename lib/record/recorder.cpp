@@ -54,7 +54,7 @@ CapturedValue captured_value(const CapturedCall& call, Capture capture) {
   return {};
 }
 
-Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)> selected)
+Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int, int)> selected)
     : captures_(captures), file_(file), selected_(std::move(selected)) {}
 
 CapturedValue Recorder::capture(const c10::IValue& raw) const {
@@ -70,7 +70,7 @@ CapturedValue Recorder::capture(const c10::IValue& raw) const {
 }
 
 void Recorder::enter(int call, int module, const std::vector<c10::IValue>& args) {
-  if (!selected_(call)) {
+  if (!selected_(call, module)) {
     open_.push_back(nullptr);
     return;
   }

@@ -9,7 +9,7 @@
 
 #include "instrument/call_hooks.h"
 #include "record/batch_file.h"
-#include "record/captures.h"
+#include "model/captures.h"
 #include "record/tensor_stats.h"
 
 namespace modrec {
@@ -47,9 +47,9 @@ CapturedValue captured_value(const CapturedCall& call, Capture capture);
 
 class Recorder : public CallHooks {
  public:
-  // `selected(call index)` is asked once per call, when it starts.
+  // `selected(call, module)` is asked once per call, when it starts.
   // `file`: where to write the tensors themselves (to save them); nullptr: summaries only.
-  Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int)> selected);
+  Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int, int)> selected);
 
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
@@ -64,7 +64,7 @@ class Recorder : public CallHooks {
 
   CaptureSet captures_;
   BatchFile* file_;
-  std::function<bool(int)> selected_;
+  std::function<bool(int, int)> selected_;
   std::deque<CapturedCall> captured_;  // a deque: gradient hooks hold pointers into it
   std::vector<CapturedCall*> open_;    // per open call; nullptr when not recorded
 };

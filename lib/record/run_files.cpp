@@ -65,26 +65,4 @@ std::string stats_csv(const std::vector<LayerRecording>& layers) {
   return out.str();
 }
 
-nlohmann::json manifest_layers(const std::vector<LayerRecording>& layers) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& layer : layers) {
-    nlohmann::json captures = nlohmann::json::object();
-    for (const auto& c : layer.captures) {
-      nlohmann::json shapes = nlohmann::json::array(), dtypes = nlohmann::json::array();
-      for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
-        shapes.push_back(c.sink.saved_shape(i));
-        dtypes.push_back(c.sink.saved_dtype(i));
-      }
-      nlohmann::json& entry = captures[capture_name(c.capture)];
-      entry = {{"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};
-      nlohmann::json values = c.sink.non_tensor_values();
-      if (!values.empty()) entry["values"] = std::move(values);
-    }
-    out.push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
-                   {"call", layer.call}, {"captures", std::move(captures)}});
-    if (layer.traced_away) out.back()["traced_away"] = true;
-  }
-  return out;
-}
-
 }  // namespace modrec

@@ -1,4 +1,5 @@
-// The files of a recording directory besides the tensors (format: docs/run-dir.md).
+// The statistics files of a recording directory, and its tensor files completed (format:
+// docs/run-dir.md; manifest.json: record/manifest.h).
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -15,7 +16,5 @@ void write_tensor_files(std::vector<LayerRecording>& layers);
 
 nlohmann::json stats_json(const std::vector<LayerRecording>& layers);
 std::string stats_csv(const std::vector<LayerRecording>& layers);
-// The "layers" array of manifest.json.
-nlohmann::json manifest_layers(const std::vector<LayerRecording>& layers);
 
 }  // namespace modrec

@@ -8,6 +8,14 @@
 
 namespace modrec {
 
+const EnumNames<SummaryFormat>& summary_format_names() {
+  static const EnumNames<SummaryFormat> names{{"table", SummaryFormat::table},
+                                              {"json", SummaryFormat::json},
+                                              {"csv", SummaryFormat::csv},
+                                              {"markdown", SummaryFormat::markdown}};
+  return names;
+}
+
 namespace {
 using nlohmann::json;
 

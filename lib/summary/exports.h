@@ -7,8 +7,12 @@
 #include "model/module_tree.h"
 #include "summary/options.h"
 #include "summary/summary.h"
+#include "util/enum_names.h"
 
 namespace modrec {
+
+enum class SummaryFormat { table, json, csv, markdown };  // summary --format
+const EnumNames<SummaryFormat>& summary_format_names();
 
 // Every row (shown or not) with all its fields, plus the totals: the stable interface for scripts.
 nlohmann::json to_json(const Summary& summary, const ModuleTree& tree,

@@ -3,40 +3,21 @@
 #include <map>
 #include <set>
 
+#include "summary/call_labeler.h"
 #include "summary/layer_params.h"
+#include "summary/row_list.h"
 
 namespace modrec {
 
 namespace {
 
-// Row objects as torchinfo holds them: `list` may name the same object twice (a container's
-// fallback row inserted at two places), and both places then show that object's final state.
-struct RowList {
-  std::vector<LayerRow> objects;
-  std::vector<int> list;      // torchinfo's summary_list, as indices into objects
-  std::vector<int> fallback;  // module -> its fallback object, or -1 before first use
-};
-
-LayerRow new_row(const ModuleTree& tree, int module, int call) {
-  const Module& m = tree.modules[module];
-  LayerRow row;
-  row.module = module;
-  row.call = call;
-  row.depth = m.depth;
-  row.is_leaf = m.children.empty();
-  row.kernel = m.kernel;
-  return row;
-}
-
 // The forward pre-hooks: one row per call, recursive when its module already has a row.
 void add_call_rows(const ModuleTree& tree, const CallTrace& trace, RowList& rows) {
   std::set<int> seen;
   for (size_t i = 0; i < trace.calls.size(); ++i) {
-    LayerRow row = new_row(tree, trace.calls[i].module, static_cast<int>(i));
+    LayerRow& row = rows.add_call(tree, trace.calls[i].module, static_cast<int>(i));
     count_params(tree, row, tree.modules[row.module].parent < 0);
     row.is_recursive = !seen.insert(row.module).second;
-    rows.list.push_back(static_cast<int>(rows.objects.size()));
-    rows.objects.push_back(std::move(row));
   }
 }
 
@@ -90,66 +71,6 @@ void apply_outputs(const ModuleTree& tree, const CallTrace& trace, RowList& rows
   }
 }
 
-int fallback_row(const ModuleTree& tree, int module, RowList& rows) {
-  if (rows.fallback[module] < 0) {
-    rows.fallback[module] = static_cast<int>(rows.objects.size());
-    rows.objects.push_back(new_row(tree, module, -1));
-  }
-  return rows.fallback[module];
-}
-
-// ancestors[d]: the module's ancestor at depth d (d >= 1).
-std::map<int, int> ancestors_by_depth(const ModuleTree& tree, int module) {
-  std::map<int, int> out;
-  for (int p = tree.modules[module].parent; p >= 0 && tree.modules[p].depth > 0;
-       p = tree.modules[p].parent)
-    out[tree.modules[p].depth] = p;
-  return out;
-}
-
-// Ensures the fallback row of ancestor `module` stands before list[pos]; returns whether inserted.
-bool insert_if_missing(const ModuleTree& tree, int depth, int module, size_t pos,
-                       std::map<int, int>& current, std::set<int>& layer_ids, RowList& rows) {
-  auto it = current.find(depth);
-  if (it != current.end() && rows.objects[it->second].module == module) return false;
-  const int fb = fallback_row(tree, module, rows);
-  // Python's list[-1] is the last row.
-  const size_t before = pos == 0 ? rows.list.size() - 1 : pos - 1;
-  if (rows.list[before] == fb) return false;
-  LayerRow& row = rows.objects[fb];
-  count_params(tree, row, false);
-  if (layer_ids.count(module)) row.is_recursive = true;
-  rows.list.insert(rows.list.begin() + static_cast<long>(pos), fb);
-  layer_ids.insert(module);
-  current[depth] = fb;
-  return true;
-}
-
-void forget_deeper(std::map<int, int>& current, int depth) {
-  for (int d = depth + 1; current.erase(d) > 0; ++d) {
-  }
-}
-
-// torchinfo's add_missing_container_layers: containers never called themselves (ModuleList,
-// an iterated Sequential) get a row before their first descendant after each change of branch.
-// Like torchinfo it walks the list while inserting into it, so a row after an insertion point
-// is visited again.
-void add_missing_containers(const ModuleTree& tree, RowList& rows) {
-  std::set<int> layer_ids;
-  for (int obj : rows.list) layer_ids.insert(rows.objects[obj].module);
-  std::map<int, int> current;
-  for (size_t idx = 0; idx < rows.list.size(); ++idx) {
-    const int obj = rows.list[idx];
-    const int depth = rows.objects[obj].depth;
-    const std::map<int, int> ancestors = ancestors_by_depth(tree, rows.objects[obj].module);
-    size_t rel = 0;
-    for (int d = 1; d < depth; ++d)
-      if (insert_if_missing(tree, d, ancestors.at(d), idx + rel, current, layer_ids, rows)) ++rel;
-    current[depth] = obj;
-    forget_deeper(current, depth);
-  }
-}
-
 // torchinfo's set_children_layers: one counter per depth over the whole list; a shared object
 // keeps the values of its last place.
 void number_rows(RowList& rows) {
@@ -170,7 +91,7 @@ std::vector<LayerRow> materialize(const RowList& rows) {
   for (int obj : rows.list) {
     out.push_back(rows.objects[obj]);
     LayerRow& row = out.back();
-    row.label = std::to_string(row.depth) + "-" + std::to_string(row.depth_index);
+    row.label = row_label(row.depth, row.depth_index);
     row.parent = static_cast<int>(out.size()) - 2;
     while (row.parent >= 0 && out[row.parent].depth >= row.depth) --row.parent;
   }
@@ -197,11 +118,12 @@ void set_leftovers(std::vector<LayerRow>& rows) {
 }  // namespace
 
 std::vector<LayerRow> build_rows(const ModuleTree& tree, const CallTrace& trace) {
-  RowList rows;
-  rows.fallback.assign(tree.modules.size(), -1);
+  RowList rows(tree);
   add_call_rows(tree, trace, rows);
   apply_outputs(tree, trace, rows);
-  add_missing_containers(tree, rows);
+  std::set<int> called;
+  for (const Call& call : trace.calls) called.insert(call.module);
+  ContainerWalk(std::move(called)).walk(tree, rows);
   number_rows(rows);
   std::vector<LayerRow> out = materialize(rows);
   set_leftovers(out);
@@ -209,10 +131,9 @@ std::vector<LayerRow> build_rows(const ModuleTree& tree, const CallTrace& trace)
 }
 
 std::vector<std::string> call_labels(const ModuleTree& tree, const CallTrace& trace) {
-  std::vector<std::string> labels(trace.calls.size());
-  for (const LayerRow& row : build_rows(tree, trace))
-    if (row.call >= 0) labels[row.call] = row.label;
-  return labels;
+  CallLabeler labeler(tree);
+  for (const Call& call : trace.calls) labeler.add(call.module);
+  return labeler.labels();
 }
 
 }  // namespace modrec

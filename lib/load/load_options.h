@@ -1,4 +1,5 @@
-// Options shared by every job that runs a model, as plain data (torch-free: the CLI fills these).
+// Which model to load and how, and which inputs to give it: plain data (torch-free), filled by
+// the CLI, read by every job that runs a model.
 #pragma once
 #include <cstdint>
 #include <string>

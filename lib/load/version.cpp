@@ -1,0 +1,18 @@
+#include "load/version.h"
+
+#include <torch/version.h>
+
+namespace modrec {
+
+std::string modrec_version() { return MODREC_VERSION; }
+
+std::string libtorch_version() {
+  return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
+         std::to_string(TORCH_VERSION_PATCH);
+}
+
+std::string version_line() {
+  return "modrec " + modrec_version() + " (LibTorch " + libtorch_version() + ")";
+}
+
+}  // namespace modrec

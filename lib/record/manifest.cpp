@@ -1,0 +1,84 @@
+#include "record/manifest.h"
+
+#include "load/version.h"
+#include "tensors/dtype.h"
+#include "util/sha256.h"
+
+namespace modrec {
+namespace {
+
+nlohmann::json or_null(bool present, nlohmann::json value) {
+  return present ? std::move(value) : nlohmann::json();
+}
+
+nlohmann::json inputs_json(const RecordedRun& run) {
+  nlohmann::json tensors = nlohmann::json::array();
+  for (const auto& v : run.input_values)
+    tensors.push_back({{"shape", v.toTensor().sizes().vec()},
+                       {"dtype", dtype_name(v.toTensor().scalar_type())}});
+  return {{"files", run.inputs.files},
+          {"sizes", run.inputs.sizes},
+          {"seed", run.inputs.seed},
+          {"tensors", tensors}};
+}
+
+nlohmann::json options_json(const RecordedRun& run) {
+  const RecordOptions& o = run.options;
+  nlohmann::json captures = nlohmann::json::array();
+  for (Capture c : o.resolved_captures().list()) captures.push_back(capture_name(c));
+  return {{"layers", o.layers},
+          {"capture", captures},
+          {"loss", name_of(loss_names(), o.loss)},
+          {"grad_file", or_null(!o.grad_file.empty(), o.grad_file)},
+          {"backward", o.backward},
+          {"save", name_of(save_format_names(), o.save)},
+          {"batch_size", or_null(o.batch_size > 0, o.batch_size)},
+          {"reduce", or_null(o.reduce != Reduce::none, name_of(reduce_names(), o.reduce))},
+          {"mode", run.model.train ? "train" : "eval"}};
+}
+
+nlohmann::json captures_json(const LayerRecording& layer) {
+  nlohmann::json captures = nlohmann::json::object();
+  for (const auto& c : layer.captures) {
+    nlohmann::json shapes = nlohmann::json::array(), dtypes = nlohmann::json::array();
+    for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
+      shapes.push_back(c.sink.saved_shape(i));
+      dtypes.push_back(c.sink.saved_dtype(i));
+    }
+    nlohmann::json& entry = captures[capture_name(c.capture)];
+    entry = {{"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};
+    nlohmann::json values = c.sink.non_tensor_values();
+    if (!values.empty()) entry["values"] = std::move(values);
+  }
+  return captures;
+}
+
+nlohmann::json layers_json(const std::vector<LayerRecording>& layers) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& layer : layers) {
+    out.push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
+                   {"call", layer.call}, {"captures", captures_json(layer)}});
+    if (layer.traced_away) out.back()["traced_away"] = true;
+  }
+  return out;
+}
+
+int64_t samples(const std::vector<c10::IValue>& inputs) {
+  const at::Tensor& t = inputs.at(0).toTensor();
+  return t.dim() ? t.size(0) : 1;
+}
+
+}  // namespace
+
+nlohmann::json manifest_json(const RecordedRun& run) {
+  return {{"modrec_version", modrec_version()},
+          {"libtorch_version", libtorch_version()},
+          {"model", {{"path", run.model.path}, {"sha256", sha256_file(run.model.path)}}},
+          {"inputs", inputs_json(run)},
+          {"options", options_json(run)},
+          {"batches", run.batches},
+          {"samples", samples(run.input_values)},
+          {"layers", layers_json(run.layers)}};
+}
+
+}  // namespace modrec

@@ -1,0 +1,26 @@
+// manifest.json of a recording directory (format: docs/run-dir.md): what was run (model, inputs,
+// options, batches) and, per recorded layer, its captures' files, shapes and dtypes.
+#pragma once
+#include <ATen/core/ivalue.h>
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+#include "load/load_options.h"
+#include "record/layer_recording.h"
+#include "record/record_options.h"
+
+namespace modrec {
+
+struct RecordedRun {
+  const ModelOptions& model;
+  const InputOptions& inputs;
+  const std::vector<c10::IValue>& input_values;  // the tensors the inputs gave
+  const RecordOptions& options;
+  int batches = 0;
+  const std::vector<LayerRecording>& layers;  // their files written (write_tensor_files)
+};
+
+nlohmann::json manifest_json(const RecordedRun& run);
+
+}  // namespace modrec

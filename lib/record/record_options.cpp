@@ -1,0 +1,45 @@
+#include "record/record_options.h"
+
+#include "util/error.h"
+
+namespace modrec {
+
+const EnumNames<SaveFormat>& save_format_names() {
+  static const EnumNames<SaveFormat> names{
+      {"pt", SaveFormat::pt}, {"npy", SaveFormat::npy}, {"none", SaveFormat::none}};
+  return names;
+}
+
+const EnumNames<Reduce>& reduce_names() {
+  static const EnumNames<Reduce> names{
+      {"none", Reduce::none}, {"sum", Reduce::sum}, {"mean", Reduce::mean}};
+  return names;
+}
+
+const EnumNames<Loss>& loss_names() {
+  static const EnumNames<Loss> names{{"sum", Loss::sum}, {"mean", Loss::mean}};
+  return names;
+}
+
+CaptureSet RecordOptions::resolved_captures() const {
+  if (!captures) {
+    CaptureSet set;
+    set.output = true;
+    set.grad_output = backward;
+    return set;
+  }
+  if (captures->any_grad() && !backward)
+    throw Error(Exit::usage, "gradients cannot be captured without a backward pass",
+                "--no-backward", "drop --no-backward or capture only input,output");
+  return *captures;
+}
+
+void RecordOptions::validate() const {
+  resolved_captures();
+  if (!grad_file.empty() && !backward)
+    throw Error(Exit::usage, "--grad needs a backward pass", "--grad", "drop --no-backward");
+  if (batch_size < 0)
+    throw Error(Exit::usage, "batch size must be positive", "--batch-size", "use e.g. 8");
+}
+
+}  // namespace modrec

@@ -1,0 +1,38 @@
+// What `record` is asked to do, as types: the CLI (or a C++ caller) parses each flag once into
+// these, and the record stage reads them (torch-free).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/captures.h"
+#include "util/enum_names.h"
+
+namespace modrec {
+
+enum class SaveFormat { pt, npy, none };  // --save
+enum class Reduce { none, sum, mean };    // --reduce: over samples, across batches
+enum class Loss { sum, mean };            // --loss: of the model's first output
+
+const EnumNames<SaveFormat>& save_format_names();
+const EnumNames<Reduce>& reduce_names();
+const EnumNames<Loss>& loss_names();
+
+struct RecordOptions {
+  std::string layers;                 // --layers selectors (check/layer_match.h)
+  std::optional<CaptureSet> captures;  // --capture; unset: output,grad_output (output alone
+                                       // without backward)
+  Loss loss = Loss::sum;
+  std::string grad_file;  // --grad: d(loss)/d(first output) instead of the loss
+  bool backward = true;   // false: --no-backward
+  SaveFormat save = SaveFormat::pt;
+  int64_t batch_size = 0;  // 0: the whole input at once
+  Reduce reduce = Reduce::none;
+
+  // The captures to record. Throws Error(usage) for gradients without backward.
+  CaptureSet resolved_captures() const;
+  // Throws Error(usage) naming the flag of a combination that cannot work.
+  void validate() const;
+};
+
+}  // namespace modrec

@@ -1,0 +1,48 @@
+// The recorded layers of a run, one per label: each pass's captured calls merged in, batch after
+// batch, in the order the layers were first called.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/call_trace.h"
+#include "record/layer_recording.h"
+#include "record/record_options.h"
+#include "record/recorder.h"
+
+namespace modrec {
+
+// The facts of a pass's calls that name its layers.
+struct PassCalls {
+  const std::vector<std::string>& labels;  // by call index
+  const std::vector<int>& numbers;         // which call of its module, from 1
+  const CallTrace& trace;
+};
+
+class RecordedLayers {
+ public:
+  // Tensor files go under `run_dir`/tensors.
+  RecordedLayers(const ModuleTree& tree, CaptureSet captures, SaveFormat save, Reduce reduce,
+                 std::string run_dir)
+      : tree_(tree), captures_(captures), save_(save), reduce_(reduce),
+        run_dir_(std::move(run_dir)) {}
+
+  // Adds each captured call's values to its layer's sinks (statistics, spooled tensors).
+  void merge(std::deque<CapturedCall>& captured, const PassCalls& calls);
+
+  std::vector<LayerRecording>& layers() { return layers_; }
+  const std::vector<LayerRecording>& layers() const { return layers_; }
+
+ private:
+  LayerRecording& layer_for(const std::string& label, int module, int number, bool traced_away);
+
+  const ModuleTree& tree_;
+  CaptureSet captures_;
+  SaveFormat save_;
+  Reduce reduce_;
+  std::string run_dir_;
+  std::vector<LayerRecording> layers_;
+  std::map<std::string, size_t> by_label_;
+};
+
+}  // namespace modrec
