@@ -24,8 +24,8 @@ rows; on non-leaf rows it is torchinfo's internal value, never displayed).
 totals: total/trainable/non_trainable params, total_mult_adds, input_bytes
 (tensor bytes), forward_backward_bytes, params_bytes, total_bytes.
 
-record writes DIR/<label>/{input,output,grad_input,grad_output}.pt and
-DIR/index.json for the selected calls (a module called twice has two labels;
+record writes DIR/<label>/{input,output,grad_input,grad_output}.pt,
+DIR/<label>/param[_grad].<name>.pt (see write_params) and DIR/index.json for the selected calls (a module called twice has two labels;
 `input_values`: the call's non-tensor arguments, keyword ones and defaults
 included, as modrec's manifest lists them); loss = sum (or mean) of the first
 output tensor. See RecordCapture.
@@ -522,6 +522,27 @@ def record(name: str, weights: Optional[str], files: Optional[List[str]], labels
     first = flat_tensors(output)[0]
     (first.sum() if loss_kind == "sum" else first.mean()).backward()
     write_record(out_dir, name, loss_kind, train, inputs, selected, capture.calls, capture.values)
+    write_params(out_dir, selected)
+
+
+def write_params(out_dir: str, selected: List[Row]) -> None:
+    """DIR/<label>/param.<name>.pt and param_grad.<name>.pt: the module's own parameters
+    (named_parameters(recurse=False)) and their .grad after backward, under the first selected
+    call of each module; DIR/params.json maps those labels to the parameter names."""
+    owners: Dict[str, List[str]] = {}
+    seen: Set[int] = set()
+    for row in selected:
+        if id(row.module) in seen:
+            continue
+        seen.add(id(row.module))
+        owners[row.label] = []
+        for pname, p in row.module.named_parameters(recurse=False):
+            owners[row.label].append(pname)
+            torch.save(p.detach().clone(), os.path.join(out_dir, row.label, f"param.{pname}.pt"))
+            if p.grad is not None:
+                torch.save(p.grad.clone(), os.path.join(out_dir, row.label, f"param_grad.{pname}.pt"))
+    with open(os.path.join(out_dir, "params.json"), "w") as f:
+        json.dump(owners, f, indent=1)
 
 
 def write_record(out_dir: str, name: str, loss_kind: str, train: bool, inputs: Tuple[Any, ...],

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "check/layer_match.h"
+#include "model/layer_match.h"
 #include "stats/running_stats.h"
 
 namespace modrec {

@@ -21,6 +21,17 @@ c10::IValue InstrumentedModel::forward(std::vector<c10::IValue> inputs, CallHook
   return active.leave(0, module_.forward(std::move(inputs)));
 }
 
+std::vector<std::pair<std::string, at::Tensor>> InstrumentedModel::own_parameters(
+    int module) const {
+  std::vector<std::pair<std::string, at::Tensor>> out;
+  for (const auto& named : module_.named_modules()) {
+    if (named.name != index_.tree.modules[module].path) continue;
+    for (const auto& p : named.value.named_parameters(/*recurse=*/false))
+      out.emplace_back(p.name, p.value);
+  }
+  return out;
+}
+
 CallTrace InstrumentedModel::static_trace() const {
   CallTrace trace;
   trace.calls.push_back(Call{0, -1, {}, {}, false});

@@ -8,7 +8,9 @@ const EnumNames<Capture>& capture_names() {
   static const EnumNames<Capture> names{{"input", Capture::input},
                                         {"output", Capture::output},
                                         {"grad_input", Capture::grad_input},
-                                        {"grad_output", Capture::grad_output}};
+                                        {"grad_output", Capture::grad_output},
+                                        {"param", Capture::param},
+                                        {"param_grad", Capture::param_grad}};
   return names;
 }
 
@@ -20,7 +22,7 @@ CaptureSet CaptureSet::parse(const std::vector<std::string>& names, const std::s
     const Capture* capture = value_named(capture_names(), name);
     if (!capture)
       throw Error(Exit::usage, "unknown capture '" + name + "'", flag,
-                  "use any of input,output,grad_input,grad_output");
+                  "use any of input,output,grad_input,grad_output,param,param_grad");
     set.add(*capture);
   }
   return set;
@@ -32,6 +34,8 @@ void CaptureSet::add(Capture capture) {
     case Capture::output: output = true; break;
     case Capture::grad_input: grad_input = true; break;
     case Capture::grad_output: grad_output = true; break;
+    case Capture::param: param = true; break;
+    case Capture::param_grad: param_grad = true; break;
   }
 }
 
@@ -41,6 +45,8 @@ std::vector<Capture> CaptureSet::list() const {
   if (output) out.push_back(Capture::output);
   if (grad_input) out.push_back(Capture::grad_input);
   if (grad_output) out.push_back(Capture::grad_output);
+  if (param) out.push_back(Capture::param);
+  if (param_grad) out.push_back(Capture::param_grad);
   return out;
 }
 

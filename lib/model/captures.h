@@ -7,23 +7,27 @@
 
 namespace modrec {
 
-enum class Capture { input, output, grad_input, grad_output };
+// input .. grad_output are values of a call; param and param_grad belong to the called module.
+enum class Capture { input, output, grad_input, grad_output, param, param_grad };
 
 const EnumNames<Capture>& capture_names();  // the contract's names, in its order
 const char* capture_name(Capture capture);
+inline bool is_module_capture(Capture c) { return c == Capture::param || c == Capture::param_grad; }
 
 struct CaptureSet {
   bool input = false;
   bool output = false;
   bool grad_input = false;   // module-local d(loss)/d(input), like register_full_backward_hook
   bool grad_output = false;  // d(loss)/d(output), exact even when an in-place op follows
+  bool param = false;        // the module's own parameters (not its children's)
+  bool param_grad = false;   // their .grad after backward: summed over the module's calls
 
   // "output,grad_output" style list; unknown names are a usage error naming `flag`.
   static CaptureSet parse(const std::vector<std::string>& names,
                           const std::string& flag = "--capture");
   void add(Capture capture);
   std::vector<Capture> list() const;
-  bool any_grad() const { return grad_input || grad_output; }
+  bool any_grad() const { return grad_input || grad_output || param_grad; }
 };
 
 }  // namespace modrec

@@ -57,8 +57,9 @@ nlohmann::json json_of(const c10::IValue& v) {
 
 nlohmann::json CaptureSink::non_tensor_values() const {
   nlohmann::json out = nlohmann::json::array();
-  // A gradient's structure holds None where no gradient arrived: no value of the call.
-  if (capture_ == Capture::grad_input || capture_ == Capture::grad_output) return out;
+  // Only a call's arguments and results have values besides tensors (a gradient's structure
+  // holds None where no gradient arrived).
+  if (capture_ != Capture::input && capture_ != Capture::output) return out;
   for_each_non_tensor(structure_, [&](const std::string& at, const c10::IValue& v) {
     out.push_back({{"at", at}, {"type", v.isNone() ? "None" : v.type()->str()}, {"value", json_of(v)}});
   });
@@ -67,9 +68,10 @@ nlohmann::json CaptureSink::non_tensor_values() const {
 
 std::string CaptureSink::relative_dir() const { return "tensors/" + label_; }
 
-std::string CaptureSink::npy_name(size_t i) const {
+std::string CaptureSink::file_stem(size_t i) const {
   const std::string capture = capture_name(capture_);
-  return stats_.size() == 1 ? capture + ".npy" : capture + "." + std::to_string(i) + ".npy";
+  if (!names_.empty()) return capture + "." + names_[i];
+  return stats_.size() == 1 ? capture : capture + "." + std::to_string(i);
 }
 
 void CaptureSink::keep(size_t i, const StoredTensor& stored) {
@@ -104,6 +106,13 @@ std::vector<std::string> CaptureSink::write() {
   std::vector<std::string> files;
   if (save_ == SaveFormat::none || stats_.empty()) return files;
   make_directories(run_dir_ + "/" + relative_dir());
+  if (save_ == SaveFormat::pt && !names_.empty()) {
+    for (size_t i = 0; i < stats_.size(); ++i) {
+      files.push_back(relative_dir() + "/" + file_stem(i) + ".pt");
+      write_pt(run_dir_ + "/" + files.back(), result(i));
+    }
+    return files;
+  }
   if (save_ == SaveFormat::pt) {
     std::vector<at::Tensor> tensors;
     for (size_t i = 0; i < stats_.size(); ++i) tensors.push_back(result(i));
@@ -112,7 +121,7 @@ std::vector<std::string> CaptureSink::write() {
     return files;
   }
   for (size_t i = 0; i < stats_.size(); ++i) {
-    files.push_back(relative_dir() + "/" + npy_name(i));
+    files.push_back(relative_dir() + "/" + file_stem(i) + ".npy");
     if (reduce_ == Reduce::none)
       spools_[i].write_npy(run_dir_ + "/" + files.back());
     else

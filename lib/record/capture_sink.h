@@ -29,6 +29,11 @@ class CaptureSink {
       : save_(save), reduce_(reduce), run_dir_(std::move(run_dir)), label_(std::move(label)),
         capture_(capture) {}
 
+  // Tensors with names (a module's parameters) are written one file each,
+  // tensors/<label>/<capture>.<name>.pt (or .npy), and named in the statistics and manifest.
+  void name_tensors(std::vector<std::string> names) { names_ = std::move(names); }
+  const std::vector<std::string>& tensor_names() const { return names_; }
+
   // One batch. Throws Error(model_failed) when its tensors cannot be concatenated to the earlier
   // batches' (see TensorSpool), Error(write_failed) when they cannot be spooled.
   void add(const CapturedValue& value);
@@ -54,7 +59,7 @@ class CaptureSink {
  private:
   void start(const CapturedValue& value);
   std::string relative_dir() const;  // tensors/<label>
-  std::string npy_name(size_t i) const;
+  std::string file_stem(size_t i) const;  // <capture>[.<i> | .<name>]
   void keep(size_t i, const StoredTensor& stored);
   at::Tensor result(size_t i);
 
@@ -63,6 +68,7 @@ class CaptureSink {
   std::string run_dir_;
   std::string label_;
   Capture capture_;
+  std::vector<std::string> names_;
   c10::IValue structure_;  // the first batch's value, tensors left undefined: where each sits
   std::vector<RunningStats> stats_;
   std::vector<std::vector<int64_t>> shapes_;

@@ -21,6 +21,9 @@ struct LayerRecording {
   int call = 1;  // which call of this module instance, from 1
   bool traced_away = false;  // the call passed no data (Call::traced_away): nothing recorded
   std::vector<CaptureRecording> captures;
+  // With param_grad: the labels of every call of the module (in the last pass), whose
+  // contributions its parameters' gradients sum.
+  std::vector<std::string> param_calls;
 
   CaptureSink& sink(Capture capture);
 };

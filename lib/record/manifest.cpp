@@ -49,6 +49,8 @@ nlohmann::json captures_json(const LayerRecording& layer) {
     entry = {{"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};
     nlohmann::json values = c.sink.non_tensor_values();
     if (!values.empty()) entry["values"] = std::move(values);
+    if (is_module_capture(c.capture)) entry["names"] = c.sink.tensor_names();
+    if (c.capture == Capture::param_grad) entry["summed_over_calls"] = layer.param_calls;
   }
   return captures;
 }

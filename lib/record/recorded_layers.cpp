@@ -2,13 +2,59 @@
 
 #include <spdlog/spdlog.h>
 
+#include "record/tensor_stats.h"
+
 namespace modrec {
 
 void RecordedLayers::merge(std::deque<CapturedCall>& captured, const PassCalls& calls) {
   for (const CapturedCall& c : captured) {
     LayerRecording& layer =
         layer_for(calls.labels[c.call], c.module, calls.numbers[c.call], calls.trace.calls[c.call].traced_away);
-    for (Capture capture : captures_.list()) layer.sink(capture).add(captured_value(c, capture));
+    for (Capture capture : captures_.list())
+      if (!is_module_capture(capture)) layer.sink(capture).add(captured_value(c, capture));
+  }
+}
+
+namespace {
+
+// The named tensors as one capture's value; `names` gets the names of the defined ones.
+CapturedValue named_value(const std::vector<std::pair<std::string, at::Tensor>>& named,
+                          BatchFile* file, std::vector<std::string>& names) {
+  CapturedValue value;
+  for (const auto& [name, t] : named) {
+    if (!t.defined()) continue;  // a gradient that never arrived
+    names.push_back(name);
+    value.tensors.push_back(summarize_tensor(t));
+    if (file) value.stored.push_back(file->write(t));
+  }
+  return value;
+}
+
+void add_named(CaptureSink& sink, const std::vector<std::pair<std::string, at::Tensor>>& named,
+               BatchFile* file) {
+  std::vector<std::string> names;
+  const CapturedValue value = named_value(named, file, names);
+  sink.name_tensors(std::move(names));
+  sink.add(value);
+}
+
+}  // namespace
+
+void RecordedLayers::merge_params(const InstrumentedModel& model, const PassCalls& calls,
+                                  BatchFile* file) {
+  if (!captures_.param && !captures_.param_grad) return;
+  for (const auto& [module, index] : param_owner_) {
+    LayerRecording& layer = layers_[index];
+    const auto params = model.own_parameters(module);
+    auto values = params, grads = params;
+    for (auto& p : values) p.second = p.second.detach();
+    for (auto& p : grads) p.second = p.second.grad();
+    if (captures_.param) add_named(layer.sink(Capture::param), values, file);
+    if (captures_.param_grad) {
+      add_named(layer.sink(Capture::param_grad), grads, file);
+      for (size_t i = 0; i < calls.labels.size(); ++i)
+        if (calls.trace.calls[i].module == module) layer.param_calls.push_back(calls.labels[i]);
+    }
   }
 }
 
@@ -20,9 +66,14 @@ LayerRecording& RecordedLayers::layer_for(const std::string& label, int module, 
   if (traced_away)
     spdlog::warn("layer {} {} ({}) was traced away: its call passes no tensor, nothing to record",
                  label, m.path, m.type);
-  LayerRecording layer{label, m.path, m.type, number, traced_away, {}};
-  for (Capture capture : captures_.list())
-    layer.captures.push_back({capture, CaptureSink(save_, reduce_, run_dir_, label, capture), {}});
+  LayerRecording layer{label, m.path, m.type, number, traced_away, {}, {}};
+  const bool owns_params = param_owner_.emplace(module, layers_.size()).second;
+  for (Capture capture : captures_.list()) {
+    if (is_module_capture(capture) && !owns_params) continue;
+    // A module's parameters are no samples: nothing to reduce over.
+    const Reduce reduce = is_module_capture(capture) ? Reduce::none : reduce_;
+    layer.captures.push_back({capture, CaptureSink(save_, reduce, run_dir_, label, capture), {}});
+  }
   by_label_[label] = layers_.size();
   layers_.push_back(std::move(layer));
   return layers_.back();

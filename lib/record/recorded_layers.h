@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "instrument/instrumented_model.h"
 #include "model/call_trace.h"
 #include "record/layer_recording.h"
 #include "record/record_options.h"
@@ -30,6 +31,12 @@ class RecordedLayers {
   // Adds each captured call's values to its layer's sinks (statistics, spooled tensors).
   void merge(std::deque<CapturedCall>& captured, const PassCalls& calls);
 
+  // With param or param_grad, after the last batch: each recorded module's own parameters and
+  // their gradients (summed over its calls and the batches), under its first recorded call's
+  // label. `calls`: the last pass's, to name the calls a gradient is summed over. `file`: where
+  // to spool the tensors when saving.
+  void merge_params(const InstrumentedModel& model, const PassCalls& calls, BatchFile* file);
+
   std::vector<LayerRecording>& layers() { return layers_; }
   const std::vector<LayerRecording>& layers() const { return layers_; }
 
@@ -43,6 +50,7 @@ class RecordedLayers {
   std::string run_dir_;
   std::vector<LayerRecording> layers_;
   std::map<std::string, size_t> by_label_;
+  std::map<int, size_t> param_owner_;  // module -> the layer its parameters are recorded under
 };
 
 }  // namespace modrec

@@ -50,6 +50,8 @@ CapturedValue captured_value(const CapturedCall& call, Capture capture) {
       return gather(one_or_tuple(std::move(places)), call.grad_input);
     }
     case Capture::grad_output: return gather(call.output_skeleton, call.grad_output);
+    case Capture::param:
+    case Capture::param_grad: break;  // the module's, not the call's: RecordedLayers
   }
   return {};
 }

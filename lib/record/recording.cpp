@@ -28,6 +28,7 @@ struct Recording::Pass {
   std::unique_ptr<Recorder> recorder;
 
   double disk_seconds() const { return file ? file->seconds() : 0.0; }
+  PassCalls calls() const { return {selection.labels(), selection.numbers(), trace.trace()}; }
 };
 
 Recording::Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir)
@@ -45,19 +46,27 @@ void Recording::run(const std::vector<c10::IValue>& inputs,
     throw Error(Exit::usage, "--grad cannot be combined with --batch-size", "--grad",
                 "record the whole input as one batch");
   Stopwatch clock;
+  std::unique_ptr<Pass> pass;
   for (size_t i = 0; i < batches.size(); ++i) {
     throw_if_interrupted();
     // Kept tensors are written as they are captured: that disk time counts as the merge's.
-    auto pass = run_pass(batches[i]);
+    pass = run_pass(batches[i]);
     const double written = pass->disk_seconds();
     spdlog::debug("timing: batch {} pass {:.6f} s", i + 1, clock.lap() - written);
-    layers_.merge(pass->recorder->captured(),
-                  {pass->selection.labels(), pass->selection.numbers(), pass->trace.trace()});
+    layers_.merge(pass->recorder->captured(), pass->calls());
     ++batches_;
     spdlog::debug("timing: batch {} store {:.6f} s", i + 1, clock.lap() + written);
     if (progress) progress(static_cast<int>(i + 1), static_cast<int>(batches.size()));
   }
   throw_if_interrupted();
+  merge_params(*pass);
+}
+
+void Recording::merge_params(const Pass& last) {
+  std::unique_ptr<BatchFile> file;
+  if (options_.save != SaveFormat::none)
+    file = std::make_unique<BatchFile>(dir_ + "/.spool/params.raw");
+  layers_.merge_params(model_, last.calls(), file.get());
 }
 
 std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IValue>& batch) {

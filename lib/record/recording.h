@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "check/layer_match.h"
+#include "model/layer_match.h"
 #include "instrument/instrumented_model.h"
 #include "record/manifest.h"
 #include "record/record_options.h"
@@ -39,6 +39,7 @@ class Recording {
   struct Pass;
   std::unique_ptr<Pass> run_pass(const std::vector<c10::IValue>& batch);
   void validate_layers(const Pass& pass);
+  void merge_params(const Pass& last);
 
   InstrumentedModel& model_;
   const RecordOptions& options_;

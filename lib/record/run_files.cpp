@@ -38,6 +38,7 @@ nlohmann::json stats_json(const std::vector<LayerRecording>& layers) {
       for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
         nlohmann::json t = c.sink.stats(i).to_json();
         t["tensor"] = i;
+        if (!c.sink.tensor_names().empty()) t["name"] = c.sink.tensor_names()[i];
         t["shape"] = c.sink.shape(i);
         t["dtype"] = c.sink.dtype(i);
         tensors.push_back(std::move(t));

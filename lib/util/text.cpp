@@ -15,4 +15,13 @@ std::string csv_field(const std::string& value) {
   return out + "\"";
 }
 
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> out{""};
+  for (char c : text) {
+    if (c == separator) out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
+}
+
 }  // namespace modrec

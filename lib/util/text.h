@@ -9,6 +9,9 @@ namespace modrec {
 // "2x64x16x16"; "" for a scalar's empty shape.
 std::string shape_text(const std::vector<int64_t>& shape);
 
+// "a,b,,c" at ',' -> {"a", "b", "", "c"}; "" -> {""}.
+std::vector<std::string> split(const std::string& text, char separator);
+
 // A CSV field, quoted (RFC 4180) only when it holds a comma, quote or newline.
 std::string csv_field(const std::string& value);
 

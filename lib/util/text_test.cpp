@@ -17,3 +17,9 @@ TEST_CASE("csv_field quotes only when needed, doubling quotes") {
   CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
   CHECK(csv_field("two\nlines") == "\"two\nlines\"");
 }
+
+TEST_CASE("split keeps empty fields") {
+  CHECK(modrec::split("a,b,,c", ',') == std::vector<std::string>{"a", "b", "", "c"});
+  CHECK(modrec::split("", ',') == std::vector<std::string>{""});
+  CHECK(modrec::split("clamp:-1:2", ':') == std::vector<std::string>{"clamp", "-1", "2"});
+}

@@ -1,7 +1,7 @@
 // --layers selectors: each kind, and the usage errors with their hint.
 #include <doctest/doctest.h>
 
-#include "check/layer_match.h"
+#include "model/layer_match.h"
 #include "util/error.h"
 
 namespace modrec {

@@ -1,4 +1,4 @@
-#include "check/layer_match.h"
+#include "model/layer_match.h"
 
 #include <algorithm>
 #include <sstream>
