@@ -50,6 +50,24 @@ void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures,
       ->check(CLI::IsMember(names_of(capture_names())));
 }
 
+void add_edit_flag(CLI::App& cmd, EditOptions& edits) {
+  cmd.add_option_function<std::vector<std::string>>(
+         "--edit",
+         [&edits](const std::vector<std::string>& texts) {
+           for (const auto& text : texts) edits.specs.push_back(parse_edit(text));
+         },
+         "rewrite the selected calls' outputs as the model runs, SELECTOR=OP with OP zero, "
+         "scale:K, add:K, clamp:LO:HI, noise:SIGMA, replace:FILE or keep:I,J,... (repeatable)")
+      ->check([](const std::string& text) {
+        try {
+          parse_edit(text);
+          return std::string();
+        } catch (const Error& e) {
+          return std::string(e.what()) + "; " + e.hint();
+        }
+      });
+}
+
 void add_scope_flags(CLI::App& cmd, RunScope& scope) {
   cmd.add_option("--layers", scope.layers,
                  "comma list of selectors: 1-3, all, layer1.0.conv1, type:Conv2d, re:<regex>, "

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "check/run_dir.h"
+#include "edit/edit_spec.h"
 #include "load/load_options.h"
 #include "model/captures.h"
 #include "util/enum_names.h"
@@ -37,6 +38,9 @@ CLI::Option* add_enum_option(CLI::App& cmd, const std::string& flag, E& value,
 
 // record's --capture list, parsed into a CaptureSet.
 void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const std::string& help);
+
+// --edit SELECTOR=OP, repeatable; the noise seed is --seed's (bound when the command runs).
+void add_edit_flag(CLI::App& cmd, EditOptions& edits);
 
 // --layers and --captures of check and diff.
 void add_scope_flags(CLI::App& cmd, RunScope& scope);

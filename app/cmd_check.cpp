@@ -12,6 +12,7 @@ Command add_check(CLI::App& app) {
       "Examples:\n"
       "  modrec check modrec-out\n"
       "  modrec check model.pt --input x.pt --layers all --max-abs 1e4\n"
+      "  modrec check model.pt --input x.pt --edit layer2=scale:100 --max-abs 1e4\n"
       "  modrec check modrec-out --max-abs 1e4 --min-std 1e-6 --captures grad_output\n"
       "  modrec check modrec-out --layers type:ReLU --max-zero-fraction 0.9 --format markdown "
       ">> $GITHUB_STEP_SUMMARY");
@@ -22,6 +23,7 @@ Command add_check(CLI::App& app) {
                   "only) with --input/--input-size")
       ->required();
   add_input_flags(*cmd, job->record.inputs);
+  add_edit_flag(*cmd, job->record.record.edits);
   auto mode = std::make_shared<std::string>("eval");
   cmd->add_option("--mode", *mode, "eval or train, when RUN_DIR is a model")
       ->check(CLI::IsMember({"eval", "train"}));
@@ -37,6 +39,7 @@ Command add_check(CLI::App& app) {
                   "table, json or markdown (default table)");
   return {cmd, [job, mode] {
             job->record.model.train = *mode == "train";
+            job->record.record.edits.seed = job->record.inputs.seed;
             job->record.model.threads = threads_flag();
             return run_check_job(*job, std::cout);
           }};

@@ -17,7 +17,9 @@ Command add_record(CLI::App& app, const bool& quiet) {
       "  modrec record model.pt --input x.pt --layers 1-3 --out run\n"
       "  modrec record model.pt --input-size 8x3x224x224 --layers type:Conv2d --save none\n"
       "  modrec record model.pt --input x.pt --layers all --capture input,output,grad_input \\\n"
-      "      --batch-size 4 --save npy --out run --force");
+      "      --batch-size 4 --save npy --out run --force\n"
+      "  modrec record model.pt --input x.pt --layers all --capture param,param_grad --out run\n"
+      "  modrec record model.pt --input x.pt --layers all --edit 2-3=zero --out ablated");
   auto job = std::make_shared<RecordJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
@@ -34,6 +36,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
   cmd->add_flag("!--no-backward", r.backward, "forward only");
   add_enum_option(*cmd, "--save", r.save, save_format_names(),
                   "pt, npy or none (statistics only); default pt");
+  add_edit_flag(*cmd, r.edits);
   cmd->add_option("--batch-size", r.batch_size, "split the input along dim 0 and stream it");
   add_enum_option(*cmd, "--reduce", r.reduce, reduce_names(),
                   "none, sum or mean over samples (default none)");
@@ -44,6 +47,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
       ->check(CLI::IsMember({"text", "json"}));
   return {cmd, [job, model, format, &quiet] {
             model->resolve(job->model);
+            job->record.edits.seed = job->inputs.seed;
             job->print_manifest = *format == "json";
             job->progress = progress_bar(quiet);
             run_record_job(*job, std::cout);

@@ -436,8 +436,10 @@ class RecordCapture(CallCapture):
     the non-tensor ones (with defaults) are listed in `values`.
     """
 
-    def __init__(self, wanted: Set[int]) -> None:
+    def __init__(self, wanted: Set[int],
+                 edits: Optional[Dict[int, Callable[[Tensor], Tensor]]] = None) -> None:
         self.wanted = wanted
+        self.edits = edits or {}  # call index -> applied to each floating output tensor
         self.calls: Dict[int, Dict[str, List[Optional[Tensor]]]] = {}
         self.values: Dict[int, List[Dict[str, Any]]] = {}
 
@@ -461,10 +463,13 @@ class RecordCapture(CallCapture):
                 {k: route(k, v) for k, v in kwargs.items()})
 
     def after(self, row: Row, args: Tuple[Any, ...], output: Any) -> Any:
+        edit = self.edits.get(row.call_index)
         if row.call_index not in self.wanted:
-            return None
+            return None if edit is None else map_tensors(edit, output)
         record = self.calls[row.call_index]
         record["output"] = [t.detach().clone() for t in flat_tensors(output)]
+        if edit is not None:  # after recording, before the gradient hooks (as modrec)
+            output = map_tensors(edit, output)
         record["grad_output"] = [None] * len(record["output"])
         slots = iter(range(len(record["output"])))
         return map_tensors(lambda t: self._hooked_clone(t, record["grad_output"], next(slots)), output)
@@ -506,8 +511,46 @@ def select_calls(rows: List[Row], labels: str) -> List[Row]:
     return [by_label[w] for w in wanted]
 
 
+def edit_function(op: str, generator: torch.Generator) -> Callable[[Tensor], Tensor]:
+    """One --edit OP as eager code: what a forward hook returning the edited output computes."""
+    name, _, rest = op.partition(":")
+    args = rest.split(":") if rest else []
+    fns = {
+        "zero": lambda t: t * 0,
+        "scale": lambda t: t * float(args[0]),
+        "add": lambda t: t + float(args[0]),
+        "clamp": lambda t: t.clamp(float(args[0]), float(args[1])),
+        "noise": lambda t: t + float(args[0]) * torch.randn(t.shape, generator=generator,
+                                                            dtype=t.dtype),
+        "replace": lambda t: torch.load(rest),
+        "keep": lambda t: t * torch.zeros(t.shape[1]).index_fill(
+            0, torch.tensor([int(c) for c in rest.split(",")]), 1).view(
+                [1, -1] + [1] * (t.dim() - 2)),
+    }
+    fn = fns[name]
+    return lambda t: fn(t) if t.is_floating_point() else t
+
+
+def call_edits(rows: List[Row], edits: List[str], seed: int) -> Dict[int, Callable[[Tensor], Tensor]]:
+    """--edit SELECTOR=OP (SELECTOR: a label, a module path or type:T) -> call index -> edit;
+    noise draws from one generator seeded with `seed`, in call order."""
+    out: Dict[int, Callable[[Tensor], Tensor]] = {}
+    generator = torch.Generator().manual_seed(seed)
+    for spec in edits:
+        selector, op = spec.rsplit("=", 1)
+        fn = edit_function(op, generator)
+        for row in rows:
+            if row.call_index is None:
+                continue
+            if selector in (row.label, row.path) or selector == "type:" + row.type:
+                prev = out.get(row.call_index)
+                out[row.call_index] = fn if prev is None else (lambda t, p=prev, f=fn: f(p(t)))
+    return out
+
+
 def record(name: str, weights: Optional[str], files: Optional[List[str]], labels: str,
-           out_dir: str, loss_kind: str, train: bool) -> None:
+           out_dir: str, loss_kind: str, train: bool, edits: Optional[List[str]] = None,
+           seed: int = 0) -> None:
     model = load_model(name, weights, train)
     inputs = load_inputs(name, files)
     # Pass 1 finds the labels (they need the whole row list); pass 2 captures.
@@ -517,7 +560,7 @@ def record(name: str, weights: Optional[str], files: Optional[List[str]], labels
     selected = select_calls(rows, labels)
     torch.set_rng_state(rng)
     model.load_state_dict(state)
-    capture = RecordCapture({r.call_index for r in selected})
+    capture = RecordCapture({r.call_index for r in selected}, call_edits(rows, edits or [], seed))
     _, output = trace(model, inputs, grad=True, capture=capture)
     first = flat_tensors(output)[0]
     (first.sum() if loss_kind == "sum" else first.mean()).backward()
@@ -593,6 +636,9 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
                                         help="run the pass with autograd on")
     sub.choices["record"].add_argument("--labels", default="all")
     sub.choices["record"].add_argument("--loss", choices=("sum", "mean"), default="sum")
+    sub.choices["record"].add_argument("--edit", action="append", default=[],
+                                       help="SELECTOR=OP as modrec's --edit (label, path, type:T)")
+    sub.choices["record"].add_argument("--seed", type=int, default=0, help="noise's generator")
     return parser.parse_args(argv)
 
 
@@ -605,7 +651,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             json.dump(result, f, indent=1)
     else:
         record(args.model, args.weights, args.input, args.labels, args.out,
-               args.loss, args.train)
+               args.loss, args.train, args.edit, args.seed)
 
 
 if __name__ == "__main__":

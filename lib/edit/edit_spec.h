@@ -29,6 +29,11 @@ struct EditSpec {
   std::string text;       // as given, for messages
 };
 
+struct EditOptions {
+  std::vector<EditSpec> specs;  // --edit, in the order given
+  uint64_t seed = 0;            // noise's generator: --seed
+};
+
 // Splits at the last '=' (selectors may hold commas; no OP holds '='). Throws Error(usage, ...,
 // "--edit") naming what is wrong and the accepted forms.
 EditSpec parse_edit(const std::string& text);

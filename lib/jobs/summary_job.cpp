@@ -2,11 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include "edit/editing_hooks.h"
 #include "jobs/session.h"
 #include "run/forward.h"
 #include "summary/exports.h"
 #include "summary/rows.h"
 #include "summary/table.h"
+#include "util/error.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -22,10 +24,22 @@ void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job
   }
 }
 
+CallTrace traced(Session& session, const SummaryJob& job) {
+  CallEdits edits(job.edits, session.model.tree());
+  EditingHooks hooks(edits);
+  CallTrace trace = trace_forward(session.model, session.inputs, {job.grad},
+                                  edits.empty() ? nullptr : &hooks);
+  edits.check_all_matched();
+  return trace;
+}
+
 }  // namespace
 
 void run_summary_job(const SummaryJob& job, std::ostream& out) {
   validate(job.summary);
+  if (!job.edits.specs.empty() && !job.inputs.given())
+    throw Error(Exit::usage, "--edit needs an input to run the model on", "--edit",
+                "give --input FILE or --input-size SHAPE");
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
   spdlog::debug("timing: load {:.6f} s", clock.lap());
@@ -33,9 +47,7 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   if (tree.modules.size() == 1)
     spdlog::warn("{} has no submodules (a frozen or fully inlined model): only the root row exists",
                  job.model.path);
-  CallTrace trace = job.inputs.given()
-                        ? trace_forward(session.model, session.inputs, {job.grad})
-                        : session.model.static_trace();
+  CallTrace trace = job.inputs.given() ? traced(session, job) : session.model.static_trace();
   spdlog::debug("timing: pass {:.6f} s", clock.lap());
   write(summarize(tree, trace, session.input_bytes), tree, job, out);
   spdlog::debug("timing: format {:.6f} s", clock.lap());

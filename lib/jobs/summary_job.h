@@ -2,6 +2,7 @@
 #pragma once
 #include <ostream>
 
+#include "edit/edit_spec.h"
 #include "load/load_options.h"
 #include "summary/exports.h"
 #include "summary/options.h"
@@ -13,6 +14,7 @@ struct SummaryJob {
   InputOptions inputs;
   SummaryOptions summary;
   bool grad = false;             // --grad: the pass runs with autograd on
+  EditOptions edits;             // --edit: outputs rewritten as the pass runs
   SummaryFormat format = SummaryFormat::table;
 };
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "edit/edit_spec.h"
 #include "model/captures.h"
 #include "util/enum_names.h"
 
@@ -28,6 +29,7 @@ struct RecordOptions {
   SaveFormat save = SaveFormat::pt;
   int64_t batch_size = 0;  // 0: the whole input at once
   Reduce reduce = Reduce::none;
+  EditOptions edits;  // --edit
 
   // The captures to record. Throws Error(usage) for gradients without backward.
   CaptureSet resolved_captures() const;

@@ -56,8 +56,9 @@ CapturedValue captured_value(const CapturedCall& call, Capture capture) {
   return {};
 }
 
-Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int, int)> selected)
-    : captures_(captures), file_(file), selected_(std::move(selected)) {}
+Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int, int)> selected,
+                   CallEdits* edits)
+    : captures_(captures), file_(file), selected_(std::move(selected)), edits_(edits) {}
 
 CapturedValue Recorder::capture(const c10::IValue& raw) const {
   const c10::IValue value = undefined_as_none(raw);
@@ -72,6 +73,7 @@ CapturedValue Recorder::capture(const c10::IValue& raw) const {
 }
 
 void Recorder::enter(int call, int module, const std::vector<c10::IValue>& args) {
+  if (edits_) edits_->on_call(call, module);
   if (!selected_(call, module)) {
     open_.push_back(nullptr);
     return;
@@ -103,13 +105,12 @@ at::Tensor Recorder::route(int, size_t argno, const at::Tensor& x) {
   return routed;
 }
 
-c10::IValue Recorder::leave(int, int, const c10::IValue& output) {
-  if (open_.empty()) return output;
+c10::IValue Recorder::leave(int index, int, const c10::IValue& output) {
   CapturedCall* call = open_.back();
   open_.pop_back();
-  if (!call) return output;
-  if (captures_.output) call->output = capture(output);
-  return captures_.grad_output ? route_outputs(*call, output) : output;
+  if (call && captures_.output) call->output = capture(output);
+  const c10::IValue out = edits_ ? edits_->apply(index, output) : output;
+  return call && captures_.grad_output ? route_outputs(*call, out) : out;
 }
 
 // The caller continues with hooked clones of the returned tensors: their gradient is what flows

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 
+#include "edit/call_edits.h"
 #include "instrument/call_hooks.h"
 #include "record/batch_file.h"
 #include "model/captures.h"
@@ -49,7 +50,10 @@ class Recorder : public CallHooks {
  public:
   // `selected(call, module)` is asked once per call, when it starts.
   // `file`: where to write the tensors themselves (to save them); nullptr: summaries only.
-  Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int, int)> selected);
+  // `edits`: applied to every call's output after it is captured (before the gradient hooks, so
+  // grad_output is the gradient of the edited output); nullptr: none.
+  Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int, int)> selected,
+           CallEdits* edits = nullptr);
 
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
@@ -65,6 +69,7 @@ class Recorder : public CallHooks {
   CaptureSet captures_;
   BatchFile* file_;
   std::function<bool(int, int)> selected_;
+  CallEdits* edits_;
   std::deque<CapturedCall> captured_;  // a deque: gradient hooks hold pointers into it
   std::vector<CapturedCall*> open_;    // per open call; nullptr when not recorded
 };

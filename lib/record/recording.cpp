@@ -34,7 +34,8 @@ struct Recording::Pass {
 Recording::Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir)
     : model_(model), options_(options), dir_(std::move(dir)),
       captures_(options.resolved_captures()), matcher_(options.layers),
-      layers_(model.tree(), captures_, options.save, options.reduce, dir_) {
+      layers_(model.tree(), captures_, options.save, options.reduce, dir_),
+      edits_(options.edits, model.tree()) {
   options.validate();
   if (!options.grad_file.empty()) seed_ = read_gradient_seed(options.grad_file);
 }
@@ -77,7 +78,8 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
   CallSelection& selection = pass->selection;
   pass->recorder = std::make_unique<Recorder>(
       captures_, pass->file.get(),
-      [&selection](int call, int module) { return selection(call, module); });
+      [&selection](int call, int module) { return selection(call, module); },
+      edits_.empty() ? nullptr : &edits_);
   c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
   validate_layers(*pass);
@@ -90,6 +92,7 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
 void Recording::validate_layers(const Pass& pass) {
   if (validated_) return;
   matcher_.select(pass.selection.layer_refs());
+  edits_.check_all_matched();
   validated_ = true;
 }
 

@@ -50,6 +50,7 @@ class Recording {
   bool validated_ = false;
   int batches_ = 0;
   RecordedLayers layers_;
+  CallEdits edits_;
 };
 
 }  // namespace modrec

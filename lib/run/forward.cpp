@@ -84,9 +84,12 @@ c10::IValue run_forward(InstrumentedModel& model, std::vector<c10::IValue> input
 }
 
 CallTrace trace_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,
-                        const RunOptions& options) {
+                        const RunOptions& options, CallHooks* hooks) {
   TraceCollector trace;
-  forward_with(model, std::move(inputs), options, trace, trace);
+  if (hooks)
+    run_forward(model, std::move(inputs), options, *hooks, trace);
+  else
+    forward_with(model, std::move(inputs), options, trace, trace);
   return trace.take();
 }
 

@@ -15,8 +15,9 @@ struct RunOptions {
 c10::IValue run_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,
                         const RunOptions& options, CallHooks& hooks, TraceCollector& trace);
 
-// The calls of one forward pass, for the summary.
+// The calls of one forward pass, for the summary; `hooks` (say, --edit's) see every call after
+// the trace did.
 CallTrace trace_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,
-                        const RunOptions& options);
+                        const RunOptions& options, CallHooks* hooks = nullptr);
 
 }  // namespace modrec
