@@ -58,14 +58,7 @@ void add_edit_flag(CLI::App& cmd, EditOptions& edits) {
          },
          "rewrite the selected calls' outputs as the model runs, SELECTOR=OP with OP zero, "
          "scale:K, add:K, clamp:LO:HI, noise:SIGMA, replace:FILE or keep:I,J,... (repeatable)")
-      ->check([](const std::string& text) {
-        try {
-          parse_edit(text);
-          return std::string();
-        } catch (const Error& e) {
-          return std::string(e.what()) + "; " + e.hint();
-        }
-      });
+      ->check(parsed_by(parse_edit));
 }
 
 void add_scope_flags(CLI::App& cmd, RunScope& scope) {

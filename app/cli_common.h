@@ -6,6 +6,7 @@
 
 #include "check/run_dir.h"
 #include "edit/edit_spec.h"
+#include "util/error.h"
 #include "load/load_options.h"
 #include "model/captures.h"
 #include "util/enum_names.h"
@@ -38,6 +39,21 @@ CLI::Option* add_enum_option(CLI::App& cmd, const std::string& flag, E& value,
 
 // record's --capture list, parsed into a CaptureSet.
 void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const std::string& help);
+
+// A check that runs `parse` (which throws modrec::Error on bad text) and reports its message.
+template <class Parse>
+CLI::Validator parsed_by(Parse parse) {
+  return CLI::Validator(
+      [parse](const std::string& text) {
+        try {
+          parse(text);
+          return std::string();
+        } catch (const Error& e) {
+          return std::string(e.what()) + "; " + e.hint();
+        }
+      },
+      "");
+}
 
 // --edit SELECTOR=OP, repeatable; the noise seed is --seed's (bound when the command runs).
 void add_edit_flag(CLI::App& cmd, EditOptions& edits);

@@ -19,7 +19,8 @@ Command add_record(CLI::App& app, const bool& quiet) {
       "  modrec record model.pt --input x.pt --layers all --capture input,output,grad_input \\\n"
       "      --batch-size 4 --save npy --out run --force\n"
       "  modrec record model.pt --input x.pt --layers all --capture param,param_grad --out run\n"
-      "  modrec record model.pt --input x.pt --layers all --edit 2-3=zero --out ablated");
+      "  modrec record model.pt --input x.pt --layers all --edit 2-3=zero --out ablated\n"
+      "  modrec record model.pt --input x.pt --batch-size 8 --layers all --when nonfinite --out nan");
   auto job = std::make_shared<RecordJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
@@ -37,6 +38,12 @@ Command add_record(CLI::App& app, const bool& quiet) {
   add_enum_option(*cmd, "--save", r.save, save_format_names(),
                   "pt, npy or none (statistics only); default pt");
   add_edit_flag(*cmd, r.edits);
+  cmd->add_option_function<std::string>(
+         "--when", [&r](const std::string& text) { r.when = When::parse(text); },
+         "which batches or samples to keep: batch:2,5-7, target:K (with --targets) or nonfinite")
+      ->check(parsed_by(When::parse));
+  cmd->add_option("--targets", r.targets_file,
+                  "a tensor file of one label per input sample, for --when target:K");
   cmd->add_option("--batch-size", r.batch_size, "split the input along dim 0 and stream it");
   add_enum_option(*cmd, "--reduce", r.reduce, reduce_names(),
                   "none, sum or mean over samples (default none)");

@@ -21,6 +21,10 @@ c10::IValue InstrumentedModel::forward(std::vector<c10::IValue> inputs, CallHook
   return active.leave(0, module_.forward(std::move(inputs)));
 }
 
+void InstrumentedModel::clear_gradients() {
+  for (at::Tensor p : module_.parameters()) p.mutable_grad() = at::Tensor();
+}
+
 std::vector<std::pair<std::string, at::Tensor>> InstrumentedModel::own_parameters(
     int module) const {
   std::vector<std::pair<std::string, at::Tensor>> out;

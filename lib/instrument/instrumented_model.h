@@ -20,6 +20,9 @@ class InstrumentedModel {
   // One forward pass; `hooks` sees the root call (module 0) and every submodule call.
   c10::IValue forward(std::vector<c10::IValue> inputs, CallHooks& hooks);
 
+  // Forgets every parameter's .grad, so the next backward's are the only ones.
+  void clear_gradients();
+
   // The module's own parameters (not its children's), by name, in definition order.
   std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const;
 

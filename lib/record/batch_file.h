@@ -34,6 +34,7 @@ class BatchFile {
   // Thread-safe: backward may run hooks on one thread per device.
   StoredTensor write(const at::Tensor& t);
   double seconds() const { return seconds_; }  // spent in write(): disk time
+  const std::string& path() const { return *path_; }
 
  private:
   std::mutex mutex_;

@@ -22,6 +22,18 @@ nlohmann::json inputs_json(const RecordedRun& run) {
           {"tensors", tensors}};
 }
 
+nlohmann::json edits_json(const EditOptions& edits) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& spec : edits.specs) out.push_back(spec.text);
+  return out;
+}
+
+nlohmann::json nonfinite_json(const std::optional<FirstNonFinite>& first) {
+  if (!first) return nullptr;
+  return {{"batch", first->batch}, {"label", first->label}, {"path", first->path},
+          {"capture", capture_name(first->capture)}};
+}
+
 nlohmann::json options_json(const RecordedRun& run) {
   const RecordOptions& o = run.options;
   nlohmann::json captures = nlohmann::json::array();
@@ -34,6 +46,9 @@ nlohmann::json options_json(const RecordedRun& run) {
           {"save", name_of(save_format_names(), o.save)},
           {"batch_size", or_null(o.batch_size > 0, o.batch_size)},
           {"reduce", or_null(o.reduce != Reduce::none, name_of(reduce_names(), o.reduce))},
+          {"edits", edits_json(o.edits)},
+          {"when", or_null(o.when.kind != When::Kind::always, o.when.text)},
+          {"targets_file", or_null(!o.targets_file.empty(), o.targets_file)},
           {"mode", run.model.train ? "train" : "eval"}};
 }
 
@@ -78,7 +93,9 @@ nlohmann::json manifest_json(const RecordedRun& run) {
           {"model", {{"path", run.model.path}, {"sha256", sha256_file(run.model.path)}}},
           {"inputs", inputs_json(run)},
           {"options", options_json(run)},
-          {"batches", run.batches},
+          {"batches", run.batches.size()},
+          {"kept_batches", run.batches},
+          {"first_nonfinite", nonfinite_json(run.first_nonfinite)},
           {"samples", samples(run.input_values)},
           {"layers", layers_json(run.layers)}};
 }

@@ -4,10 +4,12 @@
 #include <ATen/core/ivalue.h>
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <vector>
 
 #include "load/load_options.h"
 #include "record/layer_recording.h"
+#include "record/nonfinite.h"
 #include "record/record_options.h"
 
 namespace modrec {
@@ -17,7 +19,8 @@ struct RecordedRun {
   const InputOptions& inputs;
   const std::vector<c10::IValue>& input_values;  // the tensors the inputs gave
   const RecordOptions& options;
-  int batches = 0;
+  const std::vector<int64_t>& batches;  // the numbers of the batches recorded (--when)
+  const std::optional<FirstNonFinite>& first_nonfinite;  // --when nonfinite
   const std::vector<LayerRecording>& layers;  // their files written (write_tensor_files)
 };
 

@@ -38,6 +38,12 @@ void RecordOptions::validate() const {
   resolved_captures();
   if (!grad_file.empty() && !backward)
     throw Error(Exit::usage, "--grad needs a backward pass", "--grad", "drop --no-backward");
+  if (when.kind == When::Kind::target && targets_file.empty())
+    throw Error(Exit::usage, "--when target:K needs the samples' labels", "--when",
+                "give --targets FILE: a tensor of one label per input sample");
+  if (!targets_file.empty() && when.kind != When::Kind::target)
+    throw Error(Exit::usage, "--targets is read only by --when target:K", "--targets",
+                "add --when target:K or drop --targets");
   if (batch_size < 0)
     throw Error(Exit::usage, "batch size must be positive", "--batch-size", "use e.g. 8");
 }

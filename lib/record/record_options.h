@@ -7,6 +7,7 @@
 
 #include "edit/edit_spec.h"
 #include "model/captures.h"
+#include "record/when.h"
 #include "util/enum_names.h"
 
 namespace modrec {
@@ -30,6 +31,8 @@ struct RecordOptions {
   int64_t batch_size = 0;  // 0: the whole input at once
   Reduce reduce = Reduce::none;
   EditOptions edits;  // --edit
+  When when;          // --when
+  std::string targets_file;  // --targets: a label per sample, for --when target:K
 
   // The captures to record. Throws Error(usage) for gradients without backward.
   CaptureSet resolved_captures() const;

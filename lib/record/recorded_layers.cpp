@@ -40,18 +40,31 @@ void add_named(CaptureSink& sink, const std::vector<std::pair<std::string, at::T
 
 }  // namespace
 
+void RecordedLayers::add_param_grads(const InstrumentedModel& model) {
+  if (!captures_.param_grad) return;
+  for (const auto& [module, index] : param_owner_) {
+    auto& sums = grad_sums_[module];
+    const auto params = model.own_parameters(module);
+    sums.resize(params.size());
+    for (size_t i = 0; i < params.size(); ++i) {
+      sums[i].first = params[i].first;
+      const at::Tensor& grad = params[i].second.grad();
+      if (!grad.defined()) continue;  // no gradient reached it in this batch
+      sums[i].second = sums[i].second.defined() ? sums[i].second + grad : grad.clone();
+    }
+  }
+}
+
 void RecordedLayers::merge_params(const InstrumentedModel& model, const PassCalls& calls,
                                   BatchFile* file) {
   if (!captures_.param && !captures_.param_grad) return;
   for (const auto& [module, index] : param_owner_) {
     LayerRecording& layer = layers_[index];
-    const auto params = model.own_parameters(module);
-    auto values = params, grads = params;
+    auto values = model.own_parameters(module);
     for (auto& p : values) p.second = p.second.detach();
-    for (auto& p : grads) p.second = p.second.grad();
     if (captures_.param) add_named(layer.sink(Capture::param), values, file);
     if (captures_.param_grad) {
-      add_named(layer.sink(Capture::param_grad), grads, file);
+      add_named(layer.sink(Capture::param_grad), grad_sums_[module], file);
       for (size_t i = 0; i < calls.labels.size(); ++i)
         if (calls.trace.calls[i].module == module) layer.param_calls.push_back(calls.labels[i]);
     }

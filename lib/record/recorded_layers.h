@@ -31,9 +31,13 @@ class RecordedLayers {
   // Adds each captured call's values to its layer's sinks (statistics, spooled tensors).
   void merge(std::deque<CapturedCall>& captured, const PassCalls& calls);
 
+  // With param_grad, after each kept batch's backward: adds the recorded modules' parameter
+  // gradients of that batch (the model's .grad, cleared before each pass) to their sums.
+  void add_param_grads(const InstrumentedModel& model);
+
   // With param or param_grad, after the last batch: each recorded module's own parameters and
-  // their gradients (summed over its calls and the batches), under its first recorded call's
-  // label. `calls`: the last pass's, to name the calls a gradient is summed over. `file`: where
+  // their gradients (summed over its calls and the kept batches), under its first recorded
+  // call's label. `calls`: a pass's, to name the calls a gradient is summed over. `file`: where
   // to spool the tensors when saving.
   void merge_params(const InstrumentedModel& model, const PassCalls& calls, BatchFile* file);
 
@@ -51,6 +55,7 @@ class RecordedLayers {
   std::vector<LayerRecording> layers_;
   std::map<std::string, size_t> by_label_;
   std::map<int, size_t> param_owner_;  // module -> the layer its parameters are recorded under
+  std::map<int, std::vector<std::pair<std::string, at::Tensor>>> grad_sums_;  // by module
 };
 
 }  // namespace modrec

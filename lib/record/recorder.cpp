@@ -60,11 +60,23 @@ Recorder::Recorder(CaptureSet captures, BatchFile* file, std::function<bool(int,
                    CallEdits* edits)
     : captures_(captures), file_(file), selected_(std::move(selected)), edits_(edits) {}
 
+void Recorder::keep_rows(at::Tensor rows, int64_t samples) {
+  rows_ = std::move(rows);
+  samples_ = samples;
+}
+
+at::Tensor Recorder::kept(const at::Tensor& t) const {
+  if (!rows_.defined() || t.dim() == 0 || t.size(0) != samples_) return t;
+  return t.index_select(0, rows_.to(t.device()));
+}
+
 CapturedValue Recorder::capture(const c10::IValue& raw) const {
   const c10::IValue value = undefined_as_none(raw);
   CapturedValue out;
   std::vector<at::Tensor> tensors;
   flatten_tensors(value, tensors);
+  for (auto& t : tensors) t = kept(t);
+  out.order = ++clock_;
   for (const auto& t : tensors) out.tensors.push_back(summarize_tensor(t));
   out.structure = without_tensors(value);  // also keeps the non-tensor values for the manifest
   if (!file_) return out;
@@ -89,9 +101,11 @@ void Recorder::enter(int call, int module, const std::vector<c10::IValue>& args)
 }
 
 void Recorder::hook(const at::Tensor& t, std::vector<GradientSlot>& slots, size_t slot) const {
-  on_gradient(t, [&slots, slot, file = file_](const at::Tensor& grad) {
+  on_gradient(t, [this, &slots, slot](const at::Tensor& full) {
+    const at::Tensor grad = kept(full);
     slots[slot].summary = summarize_tensor(grad);
-    if (file) slots[slot].stored = file->write(grad);
+    slots[slot].order = ++clock_;
+    if (file_) slots[slot].stored = file_->write(grad);
   });
 }
 

@@ -3,6 +3,7 @@
 // as it returns (later in-place ops would overwrite them), gradients inside the autograd hooks.
 // When tensors are saved they are written to the pass's BatchFile at that same moment.
 #pragma once
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -23,12 +24,14 @@ struct CapturedValue {
   // Where the tensors sit in the value (left undefined), with its non-tensor values (None where a
   // gradient never arrived). Gradients fill it only when saving.
   c10::IValue structure;
+  uint64_t order = 0;  // when it was captured, on the Recorder's clock
 };
 
 // A gradient that may arrive during backward, for one tensor slot of a call.
 struct GradientSlot {
   std::optional<TensorSummary> summary;  // empty: no gradient reached it
   std::optional<StoredTensor> stored;    // when saving
+  uint64_t order = 0;                    // when it arrived, on the Recorder's clock
 };
 
 struct CapturedCall {
@@ -59,10 +62,15 @@ class Recorder : public CallHooks {
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override;
 
+  // --when target:K: every captured tensor whose dim 0 has `samples` rows keeps only `rows`.
+  void keep_rows(at::Tensor rows, int64_t samples);
+
   std::deque<CapturedCall>& captured() { return captured_; }
+  const std::deque<CapturedCall>& captured() const { return captured_; }
 
  private:
   CapturedValue capture(const c10::IValue& value) const;
+  at::Tensor kept(const at::Tensor& t) const;
   void hook(const at::Tensor& t, std::vector<GradientSlot>& slots, size_t slot) const;
   c10::IValue route_outputs(CapturedCall& call, const c10::IValue& output);
 
@@ -70,6 +78,11 @@ class Recorder : public CallHooks {
   BatchFile* file_;
   std::function<bool(int, int)> selected_;
   CallEdits* edits_;
+  // Counts captures (inputs as calls start, outputs as they return, gradients as they arrive):
+  // the order in which values came to exist. Atomic: backward may run hooks on other threads.
+  mutable std::atomic<uint64_t> clock_{0};
+  at::Tensor rows_;  // undefined: every row
+  int64_t samples_ = 0;
   std::deque<CapturedCall> captured_;  // a deque: gradient hooks hold pointers into it
   std::vector<CapturedCall*> open_;    // per open call; nullptr when not recorded
 };

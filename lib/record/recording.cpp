@@ -11,11 +11,27 @@
 #include "record/recorder.h"
 #include "record/run_files.h"
 #include "run/forward.h"
+#include "tensors/read_inputs.h"
 #include "util/atomic_file.h"
 #include "util/interrupt.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
+namespace {
+
+// --targets: one label per input sample, as many as the batches hold together.
+at::Tensor read_targets(const std::string& path, const std::vector<std::vector<c10::IValue>>& batches) {
+  int64_t samples = 0;
+  for (const auto& batch : batches) samples += batch.at(0).toTensor().size(0);
+  const auto tensors = read_inputs(path);
+  if (tensors.size() != 1 || tensors[0].dim() != 1 || tensors[0].size(0) != samples)
+    throw Error(Exit::bad_input, "expected one 1-d tensor of " + std::to_string(samples) +
+                                     " labels, one per input sample", path,
+                "save the labels with torch.save(labels, FILE), labels.shape == (samples,)");
+  return tensors[0];
+}
+
+}  // namespace
 
 // One batch's forward and backward; what it captured waits here until merged. Never moves: the
 // recorder's hooks hold the selection and the batch file.
@@ -46,40 +62,78 @@ void Recording::run(const std::vector<c10::IValue>& inputs,
   if (seed_.defined() && batches.size() > 1)
     throw Error(Exit::usage, "--grad cannot be combined with --batch-size", "--grad",
                 "record the whole input as one batch");
+  const std::vector<at::Tensor> rows = target_rows(batches);
   Stopwatch clock;
-  std::unique_ptr<Pass> pass;
+  std::unique_ptr<Pass> last;  // kept
   for (size_t i = 0; i < batches.size(); ++i) {
     throw_if_interrupted();
-    // Kept tensors are written as they are captured: that disk time counts as the merge's.
-    pass = run_pass(batches[i]);
-    const double written = pass->disk_seconds();
-    spdlog::debug("timing: batch {} pass {:.6f} s", i + 1, clock.lap() - written);
-    layers_.merge(pass->recorder->captured(), pass->calls());
-    ++batches_;
-    spdlog::debug("timing: batch {} store {:.6f} s", i + 1, clock.lap() + written);
-    if (progress) progress(static_cast<int>(i + 1), static_cast<int>(batches.size()));
+    const int64_t number = static_cast<int64_t>(i) + 1;
+    const at::Tensor kept_rows = rows.empty() ? at::Tensor() : rows[i];
+    if (options_.when.runs_batch(number) && !(kept_rows.defined() && kept_rows.numel() == 0)) {
+      model_.clear_gradients();  // param_grad sums the kept batches' only
+      // Kept tensors are written as they are captured: that disk time counts as the merge's.
+      auto pass = run_pass(batches[i], number, kept_rows);
+      const double written = pass->disk_seconds();
+      spdlog::debug("timing: batch {} pass {:.6f} s", number, clock.lap() - written);
+      if (keeps(*pass, number)) {
+        layers_.merge(pass->recorder->captured(), pass->calls());
+        layers_.add_param_grads(model_);
+        kept_.push_back(number);
+        last = std::move(pass);
+      } else if (pass->file) {
+        std::filesystem::remove(pass->file->path());
+      }
+      spdlog::debug("timing: batch {} store {:.6f} s", number, clock.lap() + written);
+    }
+    if (progress) progress(static_cast<int>(number), static_cast<int>(batches.size()));
   }
   throw_if_interrupted();
-  merge_params(*pass);
+  if (last) merge_params(*last);
 }
 
-void Recording::merge_params(const Pass& last) {
+std::vector<at::Tensor> Recording::target_rows(
+    const std::vector<std::vector<c10::IValue>>& batches) const {
+  if (options_.when.kind != When::Kind::target) return {};
+  const at::Tensor labels = read_targets(options_.targets_file, batches);
+  std::vector<at::Tensor> rows;
+  for (const auto& batch : split_batches({labels}, options_.batch_size))
+    rows.push_back((batch[0].toTensor() == options_.when.target).nonzero().flatten());
+  return rows;
+}
+
+bool Recording::keeps(const Pass& pass, int64_t number) {
+  if (options_.when.kind != When::Kind::nonfinite) return true;
+  const auto found = first_nonfinite(pass.recorder->captured());
+  if (!found) return false;
+  if (!first_nonfinite_) {
+    const Call& call = pass.trace.trace().calls[found->call];
+    first_nonfinite_ = FirstNonFinite{number, pass.selection.labels()[found->call],
+                                      model_.tree().modules[call.module].path, found->capture};
+    spdlog::warn("first NaN/Inf: batch {}, layer {} {} ({})", number, first_nonfinite_->label,
+                 first_nonfinite_->path, capture_name(found->capture));
+  }
+  return true;
+}
+
+void Recording::merge_params(const Pass& any) {
   std::unique_ptr<BatchFile> file;
   if (options_.save != SaveFormat::none)
     file = std::make_unique<BatchFile>(dir_ + "/.spool/params.raw");
-  layers_.merge_params(model_, last.calls(), file.get());
+  layers_.merge_params(model_, any.calls(), file.get());
 }
 
-std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IValue>& batch) {
+std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IValue>& batch,
+                                                     int64_t number, const at::Tensor& rows) {
   auto pass = std::make_unique<Pass>(matcher_, model_.tree());
   if (options_.save != SaveFormat::none)
-    pass->file = std::make_unique<BatchFile>(dir_ + "/.spool/batch-" +
-                                             std::to_string(batches_ + 1) + ".raw");
+    pass->file = std::make_unique<BatchFile>(dir_ + "/.spool/batch-" + std::to_string(number) +
+                                             ".raw");
   CallSelection& selection = pass->selection;
   pass->recorder = std::make_unique<Recorder>(
       captures_, pass->file.get(),
       [&selection](int call, int module) { return selection(call, module); },
       edits_.empty() ? nullptr : &edits_);
+  if (rows.defined()) pass->recorder->keep_rows(rows, batch.at(0).toTensor().size(0));
   c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
   validate_layers(*pass);
@@ -103,8 +157,12 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
   std::filesystem::remove_all(dir_ + "/.spool");
   write_file_atomic(dir_ + "/stats.json", stats_json(layers).dump(1) + "\n");
   write_file_atomic(dir_ + "/stats.csv", stats_csv(layers));
+  if (kept_.empty() && options_.when.kind != When::Kind::always)
+    spdlog::warn("--when {} kept no batch: nothing was recorded", options_.when.text);
   const std::string manifest =
-      manifest_json({model, inputs, input_values, options_, batches_, layers}).dump(2) + "\n";
+      manifest_json({model, inputs, input_values, options_, kept_, first_nonfinite_, layers})
+          .dump(2) +
+      "\n";
   write_file_atomic(dir_ + "/manifest.json", manifest);
   return manifest;
 }

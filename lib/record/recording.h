@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "model/layer_match.h"
 #include "instrument/instrumented_model.h"
 #include "record/manifest.h"
+#include "record/nonfinite.h"
 #include "record/record_options.h"
 #include "record/recorded_layers.h"
 
@@ -31,15 +33,20 @@ class Recording {
            const std::function<void(int done, int total)>& progress);
 
   // Completes the tensor files and writes stats.json, stats.csv and manifest.json; returns the
-  // manifest's text.
+  // manifest's text. Warns when --when kept no batch.
   std::string write(const ModelOptions& model, const InputOptions& inputs,
                     const std::vector<c10::IValue>& input_values);
 
  private:
   struct Pass;
-  std::unique_ptr<Pass> run_pass(const std::vector<c10::IValue>& batch);
+  std::unique_ptr<Pass> run_pass(const std::vector<c10::IValue>& batch, int64_t number,
+                                 const at::Tensor& rows);
   void validate_layers(const Pass& pass);
-  void merge_params(const Pass& last);
+  // --when target:K: per batch, the rows whose label is K (all batches' labels read up front).
+  std::vector<at::Tensor> target_rows(const std::vector<std::vector<c10::IValue>>& batches) const;
+  // --when nonfinite: whether the pass saw a NaN or ±Inf; the first one is reported.
+  bool keeps(const Pass& pass, int64_t number);
+  void merge_params(const Pass& any);
 
   InstrumentedModel& model_;
   const RecordOptions& options_;
@@ -48,7 +55,8 @@ class Recording {
   LayerMatcher matcher_;
   at::Tensor seed_;  // --grad
   bool validated_ = false;
-  int batches_ = 0;
+  std::vector<int64_t> kept_;  // the numbers of the batches recorded
+  std::optional<FirstNonFinite> first_nonfinite_;
   RecordedLayers layers_;
   CallEdits edits_;
 };
