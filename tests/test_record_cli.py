@@ -404,8 +404,10 @@ class RecordCliTest(unittest.TestCase):
         self.assertEqual(manifest["options"], {
             "layers": "type:Linear,0-1", "capture": ["input", "output"], "loss": "sum",
             "grad_file": None, "backward": False, "save": "pt", "batch_size": None, "reduce": None,
-            "mode": "eval"})
-        self.assertEqual((manifest["batches"], manifest["samples"]), (1, 4))
+            "edits": [], "when": None, "targets_file": None, "mode": "eval"})
+        self.assertEqual((manifest["batches"], manifest["kept_batches"], manifest["samples"]),
+                         (1, [1], 4))
+        self.assertIsNone(manifest["first_nonfinite"])
         self.assertEqual([(l["path"], l["type"], l["call"]) for l in manifest["layers"]],
                          [("", "TwoInputNet", 1), ("branch_x.0", "Linear", 1),
                           ("branch_y.0", "Linear", 1), ("head", "Linear", 1)])
