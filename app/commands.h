@@ -15,5 +15,6 @@ Command add_summary(CLI::App& app);
 Command add_record(CLI::App& app, const bool& quiet);
 Command add_check(CLI::App& app);
 Command add_diff(CLI::App& app);
+Command add_graph(CLI::App& app);
 
 }  // namespace modrec::cli

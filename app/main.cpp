@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
   const std::vector<modrec::cli::Command> commands{modrec::cli::add_summary(app),
                                                    modrec::cli::add_record(app, g.quiet),
                                                    modrec::cli::add_check(app),
-                                                   modrec::cli::add_diff(app)};
+                                                   modrec::cli::add_diff(app),
+                                                   modrec::cli::add_graph(app)};
 
   try {
     app.parse(argc, argv);

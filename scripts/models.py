@@ -318,6 +318,32 @@ class MHAKwargsNet(nn.Module):
         return self.fc(input=out) + weights.mean(dim=1)
 
 
+class BranchNet(nn.Module):
+    """Data flow for `modrec graph`: two inputs (integer tokens reach the embedding unchanged),
+    functional ops between calls (cat, an in-place skip add, a product), one module called
+    twice, and a tuple output."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(10, 4)
+        self.proj = nn.Linear(3, 4)
+        self.block = nn.Sequential(nn.Linear(8, 8), nn.ReLU())
+        self.head = nn.Linear(8, 2)
+        self.gate = nn.Sigmoid()
+
+    def forward(self, tokens: Tensor, x: Tensor) -> Tuple[Tensor, Tensor]:
+        h = torch.cat([self.embed(tokens), self.proj(x)], dim=1)
+        y = self.block(h)
+        y += h
+        out = self.head(y)
+        return out, self.gate(out) * self.gate(h).sum(1, keepdim=True)
+
+
+def _branch_inputs() -> Tuple[Tensor, ...]:
+    gen = torch.Generator().manual_seed(SEED)
+    return (torch.randint(0, 10, (5,), generator=gen), torch.randn(5, 3, generator=gen))
+
+
 # --- registry ----------------------------------------------------------------
 
 def _seeded(cls: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
@@ -369,6 +395,7 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "AliasingNet": (_seeded(AliasingNet), _randn(4, 2, 3)),
     "TransformerEncoderNet": (_seeded(TransformerEncoderNet), _randn(2, 5, 16)),
     "MHAKwargsNet": (_seeded(MHAKwargsNet), _randn(3, 4, 8)),
+    "BranchNet": (_seeded(BranchNet), _branch_inputs),
 }
 
 # Built at test time only (large files, never committed).
@@ -391,8 +418,9 @@ EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {
 # Too large to commit (LSTMNet is ~15 MB): generated into a build dir.
 LARGE_MODELS: List[str] = ["LSTMNet"]
 
-# Small, but made at test time only (tests/test_attention.py), never committed to samples/.
-TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet"]
+# Small, but made at test time only (tests/test_attention.py, tests/test_graph.py), never
+# committed to samples/.
+TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet"]
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:
