@@ -8,6 +8,7 @@
 #include "check/check_report.h"
 #include "check/check_rules.h"
 #include "check/run_fixture.h"
+#include "util/remove_tree.h"
 #include "load/test_python.h"
 #include "util/error.h"
 
@@ -38,7 +39,7 @@ struct CheckRun {
                       {{"output", {tensor({1, kNaN, 2})}}, {"grad_output", {tensor({kInf, 0})}}}),
                 layer("1-3", "fc", "Linear", {{"output", {tensor({3, 3, 3}), tensor({1, 2}, 1)}}})}}});
   }
-  ~CheckRun() { std::filesystem::remove_all(dir); }
+  ~CheckRun() { modrec::remove_tree(dir); }
   CheckResult check(const CheckRules& rules, const RunScope& scope = {}) const {
     return check_run(read_run_dir(dir), rules, scope);
   }
@@ -136,7 +137,7 @@ TEST_CASE("a missing or invalid recording directory is bad input") {
   std::ofstream(dir + "/stats.json")
       << R"({"layers": [{"label": "1-1", "path": "a", "type": "T", "captures": {"output": [{"tensor": 0, "shape": [1], "dtype": "float32", "count": 1}]}}]})";
   CHECK(read_error(dir) == Exit::bad_input);
-  std::filesystem::remove_all(dir);
+  modrec::remove_tree(dir);
 }
 
 TEST_CASE("reports: table, markdown and json") {

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/remove_tree.h"
+
 namespace modrec::test {
 
 inline std::string shell_quote(const std::string& s) {
@@ -47,7 +49,7 @@ struct TempDir {
   }
   ~TempDir() {
     std::error_code ec;
-    std::filesystem::remove_all(path, ec);
+    modrec::remove_tree(path, ec);
   }
 };
 

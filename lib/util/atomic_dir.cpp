@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <random>
 
+#include "util/remove_tree.h"
+
 namespace modrec {
 namespace fs = std::filesystem;
 namespace {
@@ -77,7 +79,7 @@ AtomicDir::AtomicDir(const std::string& final_dir, bool force) : force_(force) {
 AtomicDir::~AtomicDir() {
   if (committed_) return;
   std::error_code ec;
-  fs::remove_all(temp_, ec);  // best effort: a destructor must not throw
+  remove_tree(temp_, ec);  // best effort: a destructor must not throw
 }
 
 void AtomicDir::commit() {
@@ -108,7 +110,7 @@ void AtomicDir::replace_existing() {
     fail("cannot move the finished output into place: " + ec.message(), final_,
          "the previous directory was kept; check write permission on the parent directory");
   }
-  fs::remove_all(old, ec);  // the new output is complete; a leftover hidden dir is harmless
+  remove_tree(old, ec);  // the new output is complete; a leftover hidden dir is harmless
 }
 
 }  // namespace modrec

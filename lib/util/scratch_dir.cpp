@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "util/error.h"
+#include "util/remove_tree.h"
 
 namespace modrec {
 namespace {
@@ -24,7 +25,7 @@ ScratchDir::~ScratchDir() {
   std::error_code ec;
   std::filesystem::permissions(path, std::filesystem::perms::owner_all,
                                std::filesystem::perm_options::add, ec);
-  std::filesystem::remove_all(path, ec);
+  remove_tree(path, ec);
 }
 
 }  // namespace modrec
