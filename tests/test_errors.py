@@ -165,6 +165,11 @@ class WrongInput(ErrorCase):
     def test_wrong_shape_in_root_forward(self):  # max_pool2d of a too small map, in forward itself
         self.fails(4, *self.record("--input", bad("small.pt")), words=["SingleInputNet", "shape"])
 
+    def test_failing_backward_is_the_models_failure(self):
+        self.fails(4, "record", bad("inplace_backward.pt"), "--input-size", "2x4", "--layers", "all",
+                   "--out", self.out(), words=["backward", "inplace", "--no-backward"])
+        self.assertFalse(os.path.exists(self.out()))
+
     def test_too_many_and_too_few_inputs(self):
         self.fails(4, *self.record("--input-size", SIZE, "--input-size", SIZE), words=["forward"])
         self.fails(4, *self.record("--input-size", "4x8", model=TWO), words=["forward", "'y'"])

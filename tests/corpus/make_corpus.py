@@ -63,6 +63,23 @@ def not_torchscript():
         z.writestr("archive/readme.txt", "hello")
 
 
+class InplaceAfterSigmoid(nn.Module):
+    """Its backward fails: sigmoid's backward needs its output, which add_ then changed."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = torch.sigmoid(self.fc(x))
+        y.add_(1)
+        return y
+
+
+def failing_backward():
+    torch.jit.script(InplaceAfterSigmoid()).save(p("inplace_backward.pt"))
+
+
 def bad_inputs():
     torch.save({"x": torch.ones(2, 1, 28, 28)}, p("dict.pt"))
     torch.save(nn.Parameter(torch.ones(2, 1, 28, 28)), p("parameter.pt"))
@@ -87,6 +104,7 @@ def main():
     damaged_archives()
     unknown_operator()
     not_torchscript()
+    failing_backward()
     bad_inputs()
 
 
