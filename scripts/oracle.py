@@ -5,6 +5,7 @@
                             [--eval | --train] [--grad]
     oracle.py record  MODEL --out DIR [--weights model.pt] [--input FILE ...]
                             [--labels all|1-3,2-1] [--loss sum|mean] [--train]
+                            [--device cpu|cuda]
 
 MODEL is a name from models.py (sample models and torchvision families). The
 eager model is hooked on every module and run once; the rows follow torchinfo
@@ -550,9 +551,9 @@ def call_edits(rows: List[Row], edits: List[str], seed: int) -> Dict[int, Callab
 
 def record(name: str, weights: Optional[str], files: Optional[List[str]], labels: str,
            out_dir: str, loss_kind: str, train: bool, edits: Optional[List[str]] = None,
-           seed: int = 0) -> None:
-    model = load_model(name, weights, train)
-    inputs = load_inputs(name, files)
+           seed: int = 0, device: str = "cpu") -> None:
+    model = load_model(name, weights, train).to(device)
+    inputs = map_tensors(lambda t: t.to(device), load_inputs(name, files))
     # Pass 1 finds the labels (they need the whole row list); pass 2 captures.
     # Both start from the same RNG and module state, so they see the same calls.
     rng, state = torch.get_rng_state(), {k: v.clone() for k, v in model.state_dict().items()}
@@ -581,9 +582,10 @@ def write_params(out_dir: str, selected: List[Row]) -> None:
         owners[row.label] = []
         for pname, p in row.module.named_parameters(recurse=False):
             owners[row.label].append(pname)
-            torch.save(p.detach().clone(), os.path.join(out_dir, row.label, f"param.{pname}.pt"))
+            torch.save(p.detach().cpu().clone(), os.path.join(out_dir, row.label, f"param.{pname}.pt"))
             if p.grad is not None:
-                torch.save(p.grad.clone(), os.path.join(out_dir, row.label, f"param_grad.{pname}.pt"))
+                torch.save(p.grad.cpu().clone(),
+                           os.path.join(out_dir, row.label, f"param_grad.{pname}.pt"))
     with open(os.path.join(out_dir, "params.json"), "w") as f:
         json.dump(owners, f, indent=1)
 
@@ -611,6 +613,7 @@ def write_record(out_dir: str, name: str, loss_kind: str, train: bool, inputs: T
 def save_capture(path: str, values: List[Optional[Tensor]]) -> Optional[Dict[str, Any]]:
     if not values or all(v is None for v in values):
         return None
+    values = [None if v is None else v.cpu() for v in values]  # loadable without a GPU
     torch.save(values[0] if len(values) == 1 else tuple(values), path)
     return {"file": os.path.basename(path),
             "shapes": [None if v is None else list(v.shape) for v in values],
@@ -639,6 +642,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     sub.choices["record"].add_argument("--edit", action="append", default=[],
                                        help="SELECTOR=OP as modrec's --edit (label, path, type:T)")
     sub.choices["record"].add_argument("--seed", type=int, default=0, help="noise's generator")
+    sub.choices["record"].add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     return parser.parse_args(argv)
 
 
@@ -651,7 +655,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             json.dump(result, f, indent=1)
     else:
         record(args.model, args.weights, args.input, args.labels, args.out,
-               args.loss, args.train, args.edit, args.seed)
+               args.loss, args.train, args.edit, args.seed, args.device)
 
 
 if __name__ == "__main__":

@@ -113,7 +113,9 @@ def torch_stats(t):
     }
 
 
-class RecordCliTest(unittest.TestCase):
+class StatsAssertions(unittest.TestCase):
+    """stats.json against torch's reductions (also used by test_cuda.py)."""
+
     def assertClose(self, got, want, what, rel=1e-6, abs_tol=1e-12):
         if want is None:
             self.assertIsNone(got, what)
@@ -160,6 +162,8 @@ class RecordCliTest(unittest.TestCase):
         moved = sum(abs(x - y) for x, y in zip(a["counts"], b["counts"]))
         self.assertLessEqual(moved, 2 * max(1, sum(a["counts"]) // 10000), what)
 
+
+class RecordCliTest(StatsAssertions):
     # 1 ---------------------------------------------------------------------------------------
     def test_stats_json_matches_torch_reductions(self):
         for name in ("TinyConvNet", "SingleInputNet"):

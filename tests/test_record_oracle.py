@@ -40,15 +40,17 @@ class RecordComparison(unittest.TestCase):
             "--capture", ",".join(captures), "--out", out, *extra)
         return out
 
-    def compare(self, name, inputs, model=None, rtol=1e-5, atol=1e-6, captures=CAPTURES):
-        """Every capture's tensors equal the eager hooks'. A call's non-tensor arguments (None,
-        flags such as need_weights, with the defaults TorchScript fills in) are kept in modrec's
-        input.pt and listed in its manifest, and must be the eager call's, at the same places.
-        Returns the manifest."""
+    def compare(self, name, inputs, model=None, rtol=1e-5, atol=1e-6, captures=CAPTURES,
+                device="cpu"):
+        """Every capture's tensors equal the eager hooks' (both run on `device`). A call's
+        non-tensor arguments (None, flags such as need_weights, with the defaults TorchScript
+        fills in) are kept in modrec's input.pt and listed in its manifest, and must be the eager
+        call's, at the same places. Returns the manifest."""
         model = model or sample(name)
-        mine = self.record(model, inputs, captures=captures)
+        mine = self.record(model, inputs, "--device", device, captures=captures)
         self.addCleanup(shutil.rmtree, os.path.dirname(mine))  # vit_b_16: 600 MB each
-        ref = oracle("record", name, "--weights", model, "--input", *inputs, "--labels", "all")
+        ref = oracle("record", name, "--weights", model, "--input", *inputs, "--labels", "all",
+                     "--device", device)
         self.addCleanup(shutil.rmtree, os.path.dirname(ref))
         manifest = json.load(open(os.path.join(mine, "manifest.json")))
         index = json.load(open(os.path.join(ref, "index.json")))

@@ -4,6 +4,7 @@
 
 #include "edit/editing_hooks.h"
 #include "jobs/session.h"
+#include "run/device_sync.h"
 #include "run/forward.h"
 #include "summary/exports.h"
 #include "summary/rows.h"
@@ -48,6 +49,7 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
     spdlog::warn("{} has no submodules (a frozen or fully inlined model): only the root row exists",
                  job.model.path);
   CallTrace trace = job.inputs.given() ? traced(session, job) : session.model.static_trace();
+  wait_for_device(session.inputs);
   spdlog::debug("timing: pass {:.6f} s", clock.lap());
   write(summarize(tree, trace, session.input_bytes), tree, job, out);
   spdlog::debug("timing: format {:.6f} s", clock.lap());

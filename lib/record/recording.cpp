@@ -10,9 +10,11 @@
 #include "record/call_selection.h"
 #include "record/recorder.h"
 #include "record/run_files.h"
+#include "run/device_sync.h"
 #include "run/forward.h"
 #include "tensors/read_inputs.h"
 #include "util/atomic_file.h"
+#include "util/remove_tree.h"
 #include "util/interrupt.h"
 #include "util/stopwatch.h"
 
@@ -73,6 +75,7 @@ void Recording::run(const std::vector<c10::IValue>& inputs,
       model_.clear_gradients();  // param_grad sums the kept batches' only
       // Kept tensors are written as they are captured: that disk time counts as the merge's.
       auto pass = run_pass(batches[i], number, kept_rows);
+      wait_for_device(batches[i]);
       const double written = pass->disk_seconds();
       spdlog::debug("timing: batch {} pass {:.6f} s", number, clock.lap() - written);
       if (keeps(*pass, number)) {
@@ -154,7 +157,7 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
                              const std::vector<c10::IValue>& input_values) {
   std::vector<LayerRecording>& layers = layers_.layers();
   write_tensor_files(layers);
-  std::filesystem::remove_all(dir_ + "/.spool");
+  remove_tree(dir_ + "/.spool");
   write_file_atomic(dir_ + "/stats.json", stats_json(layers).dump(1) + "\n");
   write_file_atomic(dir_ + "/stats.csv", stats_csv(layers));
   if (kept_.empty() && options_.when.kind != When::Kind::always)

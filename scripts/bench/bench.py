@@ -2,7 +2,7 @@
 """modrec's benchmark: modrec against plain LibTorch on the same model, in one run.
 
     python scripts/bench/bench.py --build DIR [--json FILE]
-                     [--summary-runs 3] [--record-runs 5] [--threads N]
+                     [--summary-runs 3] [--record-runs 5] [--threads N] [--device cpu|cuda]
 
 DIR holds the Release build (modrec, scripts/bench/plain_libtorch) and DIR/models the scripted
 torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
@@ -16,8 +16,10 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      of `--save pt` against `--save none` for the batch of 8 (kept tensors go to disk as captured);
   4. the statistics kernel alone: ns per float (scripts/bench/stats_throughput, one thread).
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
-Both programs see the same input and thread count; the pass compared is the first of a fresh
-process in both (the plain program's second repetition is reported as the warm time).
+Both programs see the same input, thread count and device (--device cuda: model, input and
+statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
+is the first of a fresh process in both (the plain program's second repetition is reported as
+the warm time).
 """
 import argparse
 import json
@@ -85,6 +87,7 @@ class Bench:
         self.work = os.path.join(self.build, "bench-work")
         self.threads = args.threads or os.cpu_count()
         self.thread_args = ["--threads", str(self.threads)]
+        self.device_args = ["--device", args.device]
         self.args = args
 
     def model(self, name):
@@ -92,12 +95,12 @@ class Bench:
 
     def modrec_run(self, cmd):
         """One modrec process with -v: (wall seconds, phase times, CPU seconds)."""
-        wall, proc = run([self.modrec, "-v", *self.thread_args, *cmd])
+        wall, proc = run([self.modrec, "-v", *self.thread_args, *cmd, *self.device_args])
         return wall, phases(proc.stderr), proc.cpu_s
 
     def plain_run(self, model, inputs, mode, reps):
         wall, proc = run([self.plain, model, *inputs, "--mode", mode, "--reps", str(reps),
-                          *self.thread_args])
+                          *self.thread_args, *self.device_args])
         result = json.loads(proc.stdout)
         result["process_cpu_s"] = proc.cpu_s
         return wall, result
@@ -222,7 +225,8 @@ class Bench:
     def rss_of(self, model, inp, extra, save="none"):
         out = self.fresh_dir("rss")
         _, proc = run(["/usr/bin/time", "-v", self.modrec, *self.thread_args, "record", model,
-                       "--input", inp, "--layers", "all", "--save", save, "--out", out, *extra])
+                       "--input", inp, "--layers", "all", "--save", save, "--out", out, *extra,
+                       *self.device_args])
         shutil.rmtree(out)
         m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
         return int(m.group(1))
@@ -233,6 +237,7 @@ class Bench:
 
     def environment(self):
         return {"threads": self.threads, "cores": os.cpu_count(), "blas": blas(),
+                "device": device_name(self.args.device),
                 "torch_libraries": torch_libraries(self.modrec),
                 "libtorch_version": torch.__version__, "load_avg": os.getloadavg()}
 
@@ -269,6 +274,10 @@ def blas():
     return m.group(1) if m else "unknown"
 
 
+def device_name(device):
+    return torch.cuda.get_device_name() if device == "cuda" else "cpu"
+
+
 def torch_libraries(binary):
     """The BLAS / oneDNN / OpenMP libraries the binary really loads."""
     proc = subprocess.run(["ldd", binary], capture_output=True, text=True)
@@ -282,7 +291,8 @@ def mark(ok):
 
 def report(res):
     env, s, r, m = res["environment"], res["summary"], res["record"], res["rss"]
-    print(f"environment: {env['threads']} threads on {env['cores']} cores, BLAS {env['blas']}, "
+    print(f"environment: {env['device']}, {env['threads']} threads on {env['cores']} cores, "
+          f"BLAS {env['blas']}, "
           f"torch {env['libtorch_version']}, load avg {env['load_avg'][0]:.2f}")
     print(f"  libraries: {', '.join(env['torch_libraries'])}")
     print(f"\n1. summary resnet50 {s['input_size']} (median of {s['runs']} processes)")
@@ -332,6 +342,7 @@ def main():
     ap.add_argument("--summary-runs", type=int, default=3)
     ap.add_argument("--record-runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     args = ap.parse_args()
     bench = Bench(args)
     os.makedirs(bench.work, exist_ok=True)

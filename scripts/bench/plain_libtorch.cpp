@@ -3,12 +3,13 @@
 // threads = cores unless --threads) and prints one JSON object with per-repetition times.
 //
 //   plain_libtorch MODEL (--input FILE | --input-size 8x3x224x224) [--mode forward|backward]
-//                  [--reps N] [--threads T]
+//                  [--reps N] [--threads T] [--device cpu|cuda]
 //
 // forward: one forward under NoGradGuard; backward: forward with autograd on plus
-// sum().backward() of the first output. Parameter gradients are reset between repetitions so that
+// sum().backward() of the first output. On the GPU a repetition ends when the device is done. Parameter gradients are reset between repetitions so that
 // every repetition does what modrec's single pass does (no accumulation into existing grads).
 #include <ATen/Parallel.h>
+#include <torch/cuda.h>
 #include <torch/script.h>
 
 #include <CLI/CLI.hpp>
@@ -72,6 +73,7 @@ Times time_one(torch::jit::Module& model, const at::Tensor& input, bool backward
     torch::NoGradGuard no_grad;
     model.forward({input});
   }
+  if (input.is_cuda()) torch::cuda::synchronize();
   return {seconds_since(start), double(std::clock() - cpu_start) / CLOCKS_PER_SEC};
 }
 
@@ -79,7 +81,7 @@ Times time_one(torch::jit::Module& model, const at::Tensor& input, bool backward
 
 int main(int argc, char** argv) {
   CLI::App app{"plain LibTorch baseline for modrec's benchmark"};
-  std::string model_path, input_file, input_size, mode = "forward";
+  std::string model_path, input_file, input_size, mode = "forward", device = "cpu";
   int reps = 5;
   int threads = 0;
   app.add_option("model", model_path)->required();
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
   app.add_option("--mode", mode)->check(CLI::IsMember({"forward", "backward"}));
   app.add_option("--reps", reps)->check(CLI::PositiveNumber);
   app.add_option("--threads", threads);
+  app.add_option("--device", device)->check(CLI::IsMember({"cpu", "cuda"}));
   CLI11_PARSE(app, argc, argv);
   if (input_file.empty() == input_size.empty()) {
     std::cerr << "plain_libtorch: give exactly one of --input and --input-size\n";
@@ -99,9 +102,10 @@ int main(int argc, char** argv) {
   auto start = Clock::now();
   torch::jit::Module model = torch::jit::load(model_path);
   model.eval();
+  model.to(at::Device(device));  // as modrec: the load's time includes the copy to the device
   const double load_s = seconds_since(start);
   start = Clock::now();
-  const at::Tensor input = read_input(input_file, input_size);
+  const at::Tensor input = read_input(input_file, input_size).to(at::Device(device));
   const double input_s = seconds_since(start);
 
   std::vector<double> times, cpu_times;
@@ -112,7 +116,7 @@ int main(int argc, char** argv) {
     cpu_times.push_back(t.cpu_s);
   }
   const nlohmann::json report = {{"model", model_path},     {"mode", mode},
-                                 {"threads", threads},      {"shape", input.sizes().vec()},
+                                 {"threads", threads},      {"shape", input.sizes().vec()}, {"device", device},
                                  {"load_s", load_s},        {"input_s", input_s},
                                  {"times_s", times},        {"cpu_times_s", cpu_times}};
   std::cout << report.dump() << "\n";
