@@ -13,8 +13,7 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
   cmd.add_option("--mode", mode, "eval or train (default eval, as torchinfo)")
       ->check(CLI::IsMember({"eval", "train"}));
-  cmd.add_option("--device", device, "cpu or cuda (default cpu)")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
+  add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
   add_input_flags(cmd, inputs);
 }
 

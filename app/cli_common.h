@@ -17,7 +17,7 @@ namespace modrec::cli {
 struct ModelFlags {
   std::string positional, flag;
   std::string mode = "eval";
-  std::string device = "cpu";
+  Device device = Device::cpu;
   // Also adds the input flags (add_input_flags).
   void add(CLI::App& cmd, InputOptions& inputs);
   // Resolves the model path into `options`; throws a usage Error when none is given.

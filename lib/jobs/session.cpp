@@ -14,8 +14,9 @@ namespace modrec {
 namespace {
 
 // LibTorch's CUDA build loads without a GPU or driver and reports no device then.
-void check_device(const std::string& device) {
-  if (device == "cpu" || torch::cuda::is_available()) return;
+at::Device torch_device(Device device) {
+  if (device == Device::cpu) return at::kCPU;
+  if (torch::cuda::is_available()) return at::kCUDA;
   throw Error(Exit::usage, "no CUDA GPU is visible to LibTorch on this machine", "--device cuda",
               "run on a machine with an NVIDIA GPU and its driver, or use --device cpu");
 }
@@ -42,15 +43,15 @@ std::vector<at::Tensor> input_tensors(const InputOptions& options) {
 
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
                      const InstrumentOptions& instrument) {
-  check_device(model.device);
+  const at::Device device = torch_device(model.device);
   set_threads(model.threads);
   auto tensors = input_tensors(inputs);  // bad inputs fail before the slower model load
   Session session{InstrumentedModel(load_model(model.path), instrument), {}, 0};
   for (auto& t : tensors) {
     session.input_bytes += static_cast<int64_t>(t.nbytes());
-    session.inputs.emplace_back(model.device == "cpu" ? t : t.to(at::Device(model.device)));
+    session.inputs.emplace_back(device.is_cpu() ? t : t.to(device));
   }
-  if (model.device != "cpu") session.model.module().to(at::Device(model.device));
+  if (!device.is_cpu()) session.model.module().to(device);
   session.model.module().train(model.train);
   return session;
 }

@@ -5,13 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "util/enum_names.h"
+
 namespace modrec {
+
+enum class Device { cpu, cuda };
+const EnumNames<Device>& device_names();
 
 struct ModelOptions {
   std::string path;
-  bool train = false;          // --mode train
-  std::string device = "cpu";  // --device
-  int threads = 0;             // --threads; 0: the number of cores
+  bool train = false;           // --mode train
+  Device device = Device::cpu;  // --device
+  int threads = 0;              // --threads; 0: the number of cores
 };
 
 struct InputOptions {
