@@ -3,7 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include "edit/editing_hooks.h"
+#include "flops/op_observer.h"
 #include "jobs/session.h"
+#include "record/backward.h"
 #include "run/forward.h"
 #include "summary/exports.h"
 #include "summary/rows.h"
@@ -24,11 +26,25 @@ void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job
   }
 }
 
+// The flops column: forward with autograd on, then backward from the sum of the first output
+// (what FlopCounterMode's users run: `model(x).sum().backward()`), all under the observer.
+CallTrace traced_with_flops(Session& session, CallHooks* edits) {
+  OpObserver observer(edits);
+  TraceCollector trace;
+  const c10::IValue output = run_forward(session.model, session.inputs, {true}, observer, trace);
+  run_backward(output, BackwardOptions{});
+  CallTrace out = trace.take();
+  observer.add_to(out);
+  return out;
+}
+
 CallTrace traced(Session& session, const SummaryJob& job) {
   CallEdits edits(job.edits, session.model.tree());
   EditingHooks hooks(edits);
-  CallTrace trace = trace_forward(session.model, session.inputs, {job.grad},
-                                  edits.empty() ? nullptr : &hooks);
+  CallHooks* edit_hooks = edits.empty() ? nullptr : &hooks;
+  CallTrace trace = wants_flops(job.summary)
+                        ? traced_with_flops(session, edit_hooks)
+                        : trace_forward(session.model, session.inputs, {job.grad}, edit_hooks);
   edits.check_all_matched();
   return trace;
 }
