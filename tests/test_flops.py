@@ -13,6 +13,8 @@ LSTMNet (LSTMs: on the CPU their kernel, mkldnn_rnn_layer, has no formula in Flo
 0 FLOPs and the name in unattributed_ops), MatmulAttentionNet (torch.matmul and
 F.scaled_dot_product_attention in forward itself).
 """
+import csv
+import io
 import json
 import os
 import subprocess
@@ -95,7 +97,7 @@ class FlopsAgainstFlopCounterMode(unittest.TestCase):
 class FlopsColumn(unittest.TestCase):
     def test_table_column_and_totals(self):
         name = "resnet18"
-        got, _ = summary_json(name), None
+        got = summary_json(name)
         out, _ = run("summary", sample(name), "--input", sample(name, "input.pt"),
                      "--columns", "mult_adds,flops", "--depth", "1")
         header = next(line for line in out.splitlines() if "Mult-Adds" in line)
@@ -105,6 +107,16 @@ class FlopsColumn(unittest.TestCase):
         self.assertTrue(conv1.rstrip().endswith(f"{row['flops_forward']:,}"), conv1)
         self.assertIn("Total FLOPs, forward (M): 297.12", out)
         self.assertIn("Total FLOPs, backward (M): 574.96", out)
+
+    def test_csv_columns(self):
+        name = "MatmulAttentionNet"
+        want = flop_oracle(name)
+        out, _ = run("summary", sample(name), "--input", sample(name, "input.pt"),
+                     "--columns", "flops", "--format", "csv")
+        rows = list(csv.DictReader(io.StringIO(out)))
+        by_path = {r["path"]: (int(r["flops_forward"]), int(r["flops_backward"])) for r in rows}
+        self.assertEqual(by_path["qkv"], (want["forward"]["qkv"], want["backward"]["qkv"]))
+        self.assertEqual(by_path[""], (want["total"]["forward"], want["total"]["backward"]))
 
     def test_not_asked_not_counted(self):
         got = summary_json("SeqClassifier", "output_size,mult_adds")

@@ -162,9 +162,17 @@ json to_json(const Summary& summary, const ModuleTree& tree, const SummaryOption
 
 std::string format_csv(const Summary& summary, const ModuleTree& tree,
                        const SummaryOptions& options) {
-  std::string out = csv_line(kCsvHeader);
-  for (size_t i = 0; i < summary.rows.size(); ++i)
-    if (row_visible(summary.rows[i], options)) out += csv_line(csv_row(summary, i, tree, options));
+  std::vector<std::string> header = kCsvHeader;
+  if (summary.has_flops) header.insert(header.end(), {"flops_forward", "flops_backward"});
+  std::string out = csv_line(header);
+  for (size_t i = 0; i < summary.rows.size(); ++i) {
+    if (!row_visible(summary.rows[i], options)) continue;
+    std::vector<std::string> fields = csv_row(summary, i, tree, options);
+    if (summary.has_flops)
+      fields.insert(fields.end(), {std::to_string(summary.rows[i].flops_forward),
+                                   std::to_string(summary.rows[i].flops_backward)});
+    out += csv_line(fields);
+  }
   return out;
 }
 
