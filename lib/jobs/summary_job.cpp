@@ -56,6 +56,9 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   if (!job.edits.specs.empty() && !job.inputs.given())
     throw Error(Exit::usage, "--edit needs an input to run the model on", "--edit",
                 "give --input FILE or --input-size SHAPE");
+  if (wants_flops(job.summary) && !job.inputs.given())
+    throw Error(Exit::usage, "the flops column needs an input to run the model on", "--columns",
+                "give --input FILE or --input-size SHAPE");
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
   spdlog::debug("timing: load {:.6f} s", clock.lap());
