@@ -118,10 +118,15 @@ class FlopsColumn(unittest.TestCase):
         self.assertEqual(by_path["qkv"], (want["forward"]["qkv"], want["backward"]["qkv"]))
         self.assertEqual(by_path[""], (want["total"]["forward"], want["total"]["backward"]))
 
-    def test_no_input_is_a_usage_error(self):
-        _, err = run("summary", sample("SeqClassifier"), "--columns", "flops", code=2)
+    def test_usage_errors(self):
+        name = "SeqClassifier"
+        _, err = run("summary", sample(name), "--columns", "flops", code=2)
         self.assertIn("flops column needs an input", err)
         self.assertEqual(len(err.strip().splitlines()), 1, err)
+        # (refused before any device is touched: no GPU needed)
+        _, err = run("summary", sample(name), "--input", sample(name, "input.pt"), "--columns",
+                     "flops", "--device", "cuda", code=2)
+        self.assertIn("(--device)", err)
 
     def test_not_asked_not_counted(self):
         got = summary_json("SeqClassifier", "output_size,mult_adds")

@@ -16,6 +16,8 @@ namespace modrec {
 // forward created the autograd node that runs it (by the node's sequence number). Operators
 // without a formula are counted by name. Construct it only when FLOPs are asked for: until then
 // no callback is registered and operators cost what they cost without modrec.
+// The count is this thread's: on the CPU the autograd engine runs the backward on the thread that
+// calls it; the backward of CUDA tensors runs on the engine's device threads and is not counted.
 class OpObserver : public CallHooks {
  public:
   explicit OpObserver(CallHooks* next = nullptr);  // `next` sees every call after this

@@ -59,6 +59,10 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   if (wants_flops(job.summary) && !job.inputs.given())
     throw Error(Exit::usage, "the flops column needs an input to run the model on", "--columns",
                 "give --input FILE or --input-size SHAPE");
+  // A CUDA backward runs on the autograd engine's device threads, which the observer does not see.
+  if (wants_flops(job.summary) && job.model.device != "cpu")
+    throw Error(Exit::usage, "the flops column counts on the CPU only", "--device",
+                "run it with --device cpu");
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
   spdlog::debug("timing: load {:.6f} s", clock.lap());
