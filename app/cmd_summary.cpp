@@ -20,7 +20,8 @@ Command add_summary(CLI::App& app) {
   cmd->add_option("--depth", s.depth, "deepest nesting shown (default 3)");
   cmd->add_option("--columns", s.columns,
                   "any of input_size,output_size,num_params,params_percent,kernel_size,mult_adds,"
-                  "trainable")
+                  "trainable,flops (FLOPs of the executed operators: runs forward and a backward "
+                  "from the sum of the first output)")
       ->delimiter(',');
   cmd->add_option("--row-settings", s.row_settings,
                   "any of depth,var_names,ascii_only,hide_recursive_layers (default depth)")

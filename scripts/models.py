@@ -339,6 +339,23 @@ class BranchNet(nn.Module):
         return out, self.gate(out) * self.gate(h).sum(1, keepdim=True)
 
 
+class MatmulAttentionNet(nn.Module):
+    """torch.matmul and F.scaled_dot_product_attention called in forward itself (no module does
+    that work): the FLOPs that torchinfo's mult-adds miss (tests/test_flops.py)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.qkv = nn.Linear(16, 48)
+        self.proj = nn.Linear(16, 16)
+
+    def forward(self, x: Tensor) -> Tensor:
+        b, s = x.shape[0], x.shape[1]
+        q, k, v = [t.reshape(b, s, 2, 8).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1)]
+        scores = torch.matmul(q, k.transpose(-2, -1)).softmax(dim=-1)
+        mixed = torch.matmul(scores, v) + F.scaled_dot_product_attention(q, k, v)
+        return self.proj(torch.matmul(mixed.transpose(1, 2).reshape(b, s, 16), self.proj.weight))
+
+
 def _branch_inputs() -> Tuple[Tensor, ...]:
     gen = torch.Generator().manual_seed(SEED)
     return (torch.randint(0, 10, (5,), generator=gen), torch.randn(5, 3, generator=gen))
@@ -396,6 +413,7 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "TransformerEncoderNet": (_seeded(TransformerEncoderNet), _randn(2, 5, 16)),
     "MHAKwargsNet": (_seeded(MHAKwargsNet), _randn(3, 4, 8)),
     "BranchNet": (_seeded(BranchNet), _branch_inputs),
+    "MatmulAttentionNet": (_seeded(MatmulAttentionNet), _randn(2, 5, 16)),
 }
 
 # Built at test time only (large files, never committed).
@@ -418,9 +436,11 @@ EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {
 # Too large to commit (LSTMNet is ~15 MB): generated into a build dir.
 LARGE_MODELS: List[str] = ["LSTMNet"]
 
-# Small, but made at test time only (tests/test_attention.py, tests/test_graph.py), never
+# Small, but made at test time only (tests/test_attention.py, tests/test_graph.py,
+# tests/test_flops.py), never
 # committed to samples/.
-TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet"]
+TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet",
+                               "MatmulAttentionNet"]
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:

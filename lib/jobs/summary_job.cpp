@@ -3,7 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include "edit/editing_hooks.h"
+#include "flops/op_observer.h"
 #include "jobs/session.h"
+#include "record/backward.h"
 #include "run/device_sync.h"
 #include "run/forward.h"
 #include "summary/exports.h"
@@ -25,11 +27,25 @@ void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job
   }
 }
 
+// The flops column: forward with autograd on, then backward from the sum of the first output
+// (what FlopCounterMode's users run: `model(x).sum().backward()`), all under the observer.
+CallTrace traced_with_flops(Session& session, CallHooks* edits) {
+  OpObserver observer(edits);
+  TraceCollector trace;
+  const c10::IValue output = run_forward(session.model, session.inputs, {true}, observer, trace);
+  run_backward(output, BackwardOptions{});
+  CallTrace out = trace.take();
+  observer.add_to(out);
+  return out;
+}
+
 CallTrace traced(Session& session, const SummaryJob& job) {
   CallEdits edits(job.edits, session.model.tree());
   EditingHooks hooks(edits);
-  CallTrace trace = trace_forward(session.model, session.inputs, {job.grad},
-                                  edits.empty() ? nullptr : &hooks);
+  CallHooks* edit_hooks = edits.empty() ? nullptr : &hooks;
+  CallTrace trace = wants_flops(job.summary)
+                        ? traced_with_flops(session, edit_hooks)
+                        : trace_forward(session.model, session.inputs, {job.grad}, edit_hooks);
   edits.check_all_matched();
   return trace;
 }
@@ -41,6 +57,13 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   if (!job.edits.specs.empty() && !job.inputs.given())
     throw Error(Exit::usage, "--edit needs an input to run the model on", "--edit",
                 "give --input FILE or --input-size SHAPE");
+  if (wants_flops(job.summary) && !job.inputs.given())
+    throw Error(Exit::usage, "the flops column needs an input to run the model on", "--columns",
+                "give --input FILE or --input-size SHAPE");
+  // A CUDA backward runs on the autograd engine's device threads, which the observer does not see.
+  if (wants_flops(job.summary) && job.model.device != Device::cpu)
+    throw Error(Exit::usage, "the flops column counts on the CPU only", "--device",
+                "run it with --device cpu");
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
   spdlog::debug("timing: load {:.6f} s", clock.lap());

@@ -2,6 +2,7 @@
 // Produced by run/ from the instrumented model, read by summary/ and record/.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct Call {
   // The call passed no argument and returned None: what torch.jit.trace leaves of a module whose
   // work it did not record (Identity, Dropout or StochasticDepth in eval). Nothing to record.
   bool traced_away = false;
+  // FLOPs of the operators this call ran itself, not in nested calls (when CallTrace::flops_counted):
+  // in its forward, and in the backward of the autograd nodes its forward created.
+  int64_t flops_forward = 0;
+  int64_t flops_backward = 0;
 };
 
 // Calls in the order they started (a forward pre-hook's order); calls[0] is the root's when
@@ -40,6 +45,9 @@ struct Call {
 struct CallTrace {
   std::vector<Call> calls;
   bool ran = false;  // false: static structure only, no shapes
+  bool flops_counted = false;  // the pass ran under the FLOP observer (flops/op_observer.h)
+  // Operators that ran without a FLOP formula (or with arguments it cannot read), by name.
+  std::map<std::string, int64_t> unattributed_ops;
 };
 
 }  // namespace modrec

@@ -85,6 +85,8 @@ std::string cell(const Summary& summary, size_t index, const std::string& column
     return percent_cell(row, reached_max_depth, summary.totals.total_params);
   if (column == "mult_adds") return macs_cell(summary, row, reached_max_depth);
   if (column == "trainable") return trainable_cell(row);
+  // Every executed row: the forward FLOPs of its whole call, as FlopCounterMode counts a module.
+  if (column == "flops") return row.executed ? text::with_commas(row.flops_forward) : kEmpty;
   return "";
 }
 

@@ -38,30 +38,35 @@ std::string parent_label(const Summary& summary, const LayerRow& row) {
 json row_json(const Summary& summary, const LayerRow& row, const ModuleTree& tree,
               const SummaryOptions& options) {
   const Module& m = tree.modules[row.module];
-  return {{"label", row.label},
-          {"path", m.path},
-          {"type", m.type},
-          {"var_name", m.var_name},
-          {"depth", row.depth},
-          {"idx", row.depth_index},
-          {"parent", row.parent < 0 ? json(nullptr) : json(parent_label(summary, row))},
-          {"call", row.call < 0 ? json(nullptr) : json(row.call)},
-          {"is_recursive", row.is_recursive},
-          {"is_leaf", row.is_leaf},
-          {"executed", row.executed},
-          {"traced_away", row.traced_away},
-          {"shown", row_visible(row, options)},
-          {"input_size", row.inputs.size},
-          {"output_size", row.outputs.size},
-          {"inputs", tensors_json(row.inputs)},
-          {"outputs", tensors_json(row.outputs)},
-          {"output_bytes", row.output_bytes},
-          {"num_params", row.num_params},
-          {"trainable_params", row.trainable_params},
-          {"leftover_params", row.leftover_params},
-          {"param_bytes", row.param_bytes},
-          {"kernel", kernel_json(row.kernel)},
+  json out = {{"label", row.label},
+              {"path", m.path},
+              {"type", m.type},
+              {"var_name", m.var_name},
+              {"depth", row.depth},
+              {"idx", row.depth_index},
+              {"parent", row.parent < 0 ? json(nullptr) : json(parent_label(summary, row))},
+              {"call", row.call < 0 ? json(nullptr) : json(row.call)},
+              {"is_recursive", row.is_recursive},
+              {"is_leaf", row.is_leaf},
+              {"executed", row.executed},
+              {"traced_away", row.traced_away},
+              {"shown", row_visible(row, options)},
+              {"input_size", row.inputs.size},
+              {"output_size", row.outputs.size},
+              {"inputs", tensors_json(row.inputs)},
+              {"outputs", tensors_json(row.outputs)},
+              {"output_bytes", row.output_bytes},
+              {"num_params", row.num_params},
+              {"trainable_params", row.trainable_params},
+              {"leftover_params", row.leftover_params},
+              {"param_bytes", row.param_bytes},
+              {"kernel", kernel_json(row.kernel)},
           {"mult_adds", row.macs}};
+  if (summary.has_flops) {
+    out["flops_forward"] = row.flops_forward;
+    out["flops_backward"] = row.flops_backward;
+  }
+  return out;
 }
 
 json totals_json(const Summary& summary) {
@@ -75,6 +80,10 @@ json totals_json(const Summary& summary) {
   out["forward_backward_bytes"] = t.output_bytes;
   out["param_bytes"] = t.param_bytes;
   out["total_bytes"] = summary.input_bytes + t.output_bytes + t.param_bytes;
+  if (!summary.has_flops) return out;
+  out["flops_forward"] = t.flops_forward;
+  out["flops_backward"] = t.flops_backward;
+  out["unattributed_ops"] = summary.unattributed_ops;
   return out;
 }
 
@@ -153,9 +162,17 @@ json to_json(const Summary& summary, const ModuleTree& tree, const SummaryOption
 
 std::string format_csv(const Summary& summary, const ModuleTree& tree,
                        const SummaryOptions& options) {
-  std::string out = csv_line(kCsvHeader);
-  for (size_t i = 0; i < summary.rows.size(); ++i)
-    if (row_visible(summary.rows[i], options)) out += csv_line(csv_row(summary, i, tree, options));
+  std::vector<std::string> header = kCsvHeader;
+  if (summary.has_flops) header.insert(header.end(), {"flops_forward", "flops_backward"});
+  std::string out = csv_line(header);
+  for (size_t i = 0; i < summary.rows.size(); ++i) {
+    if (!row_visible(summary.rows[i], options)) continue;
+    std::vector<std::string> fields = csv_row(summary, i, tree, options);
+    if (summary.has_flops)
+      fields.insert(fields.end(), {std::to_string(summary.rows[i].flops_forward),
+                                   std::to_string(summary.rows[i].flops_backward)});
+    out += csv_line(fields);
+  }
   return out;
 }
 

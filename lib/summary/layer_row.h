@@ -34,6 +34,10 @@ struct LayerRow {
   int64_t leftover_params = 0;  // params not counted by the rows below it
   int64_t leftover_trainable_params = 0;
   int64_t macs = 0;
+  // FLOPs of everything that ran while the call was open, nested calls included (FlopCounterMode's
+  // per-module figure), in the forward and in the backward of what its forward created.
+  int64_t flops_forward = 0;
+  int64_t flops_backward = 0;
   ValueMeta inputs;         // empty unless executed
   ValueMeta outputs;
   int64_t output_bytes = 0;  // bytes of outputs.size

@@ -9,7 +9,7 @@ namespace modrec {
 namespace {
 const std::vector<std::string> kTitles = {"Kernel Shape", "Input Shape", "Output Shape",
                                           "Param #",      "Param %",     "Mult-Adds",
-                                          "Trainable"};
+                                          "Trainable",    "FLOPs"};
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -30,14 +30,16 @@ void check_listed(const std::vector<std::string>& given, const std::vector<std::
 }
 
 bool needs_input(const std::string& column) {
-  return column == "input_size" || column == "output_size" || column == "mult_adds";
+  return column == "input_size" || column == "output_size" || column == "mult_adds" ||
+         column == "flops";
 }
 }  // namespace
 
 const std::vector<std::string>& valid_columns() {
   static const std::vector<std::string> columns = {"kernel_size",    "input_size", "output_size",
                                                    "num_params",     "params_percent",
-                                                   "mult_adds",      "trainable"};
+                                                   "mult_adds",      "trainable",
+                                                   "flops"};
   return columns;
 }
 
@@ -80,5 +82,7 @@ std::string column_title(const std::string& column) {
 bool has_row_setting(const SummaryOptions& options, const std::string& setting) {
   return contains(options.row_settings, setting);
 }
+
+bool wants_flops(const SummaryOptions& options) { return contains(options.columns, "flops"); }
 
 }  // namespace modrec

@@ -25,5 +25,7 @@ std::vector<std::string> effective_columns(const SummaryOptions& options, bool h
 // Column title as torchinfo prints it: "Output Shape".
 std::string column_title(const std::string& column);
 bool has_row_setting(const SummaryOptions& options, const std::string& setting);
+// The flops column is asked for: the pass runs forward and backward under the FLOP observer.
+bool wants_flops(const SummaryOptions& options);
 
 }  // namespace modrec

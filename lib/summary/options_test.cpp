@@ -28,9 +28,9 @@ TEST_CASE("defaults and every valid value pass") {
 
 TEST_CASE("a bad value names its flag and lists the valid ones") {
   SummaryOptions options;
-  options.columns = {"num_params", "flops"};
+  options.columns = {"num_params", "macs"};
   const std::string line = usage_error(options);
-  CHECK(line.find("'flops'") != std::string::npos);
+  CHECK(line.find("'macs'") != std::string::npos);
   CHECK(line.find("(--columns)") != std::string::npos);
   CHECK(line.find("kernel_size,input_size,output_size") != std::string::npos);
 
@@ -45,10 +45,13 @@ TEST_CASE("a bad value names its flag and lists the valid ones") {
   CHECK(usage_error(options).find("(--col-width)") != std::string::npos);
 }
 
-TEST_CASE("shape columns need an input") {
+TEST_CASE("shape and FLOPs columns need an input") {
   SummaryOptions options;
   options.columns = {"output_size"};
   CHECK(usage_error(options, false).find("needs an input") != std::string::npos);
+  options.columns = {"flops"};
+  CHECK(usage_error(options, false).find("'flops' needs an input") != std::string::npos);
+  CHECK(wants_flops(options));
   options.columns = {"kernel_size", "num_params", "params_percent", "trainable"};
   CHECK(usage_error(options, false).empty());
 }

@@ -1,5 +1,6 @@
 #include "summary/summary.h"
 
+#include "summary/flops.h"
 #include "summary/rows.h"
 
 namespace modrec {
@@ -10,6 +11,7 @@ Summary summarize(const ModuleTree& tree, const CallTrace& trace, int64_t input_
   s.totals = compute_totals(s.rows);
   s.has_input = trace.ran;
   s.input_bytes = input_bytes;
+  if (trace.flops_counted) add_flops(trace, s);
   return s;
 }
 

@@ -1,6 +1,7 @@
 // The summary stage's entry point: rows, labels and totals of one pass (torch-free).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct Summary {
   Totals totals;
   bool has_input = false;   // the model ran: shapes, mult-adds and sizes are known
   int64_t input_bytes = 0;  // all input tensors
+  bool has_flops = false;   // FLOPs were counted (the flops column)
+  std::map<std::string, int64_t> unattributed_ops;  // CallTrace::unattributed_ops
 };
 
 // input_bytes: the bytes of every input tensor, for "Input size (MB)".

@@ -97,6 +97,13 @@ std::vector<std::string> totals_lines(const Summary& summary) {
   if (!summary.has_input) return lines;
   const auto [unit, value] = readable_mult_adds(t.mult_adds);
   lines.push_back("Total mult-adds (" + unit + "): " + value);
+  if (summary.has_flops) {
+    for (const auto& [pass, flops] : {std::pair{"forward", t.flops_forward},
+                                      std::pair{"backward", t.flops_backward}}) {
+      const auto [flops_unit, flops_value] = readable_mult_adds(flops);
+      lines.push_back(std::string("Total FLOPs, ") + pass + " (" + flops_unit + "): " + flops_value);
+    }
+  }
   lines.push_back("Input size (MB): " + megabytes(summary.input_bytes));
   lines.push_back("Forward/backward pass size (MB): " + megabytes(t.output_bytes));
   lines.push_back("Params size (MB): " + megabytes(t.param_bytes));
@@ -116,7 +123,7 @@ std::string format_table(const Summary& summary, const ModuleTree& tree,
   const std::vector<std::string> lines = totals_lines(summary);
   for (size_t i = 0; i < lines.size(); ++i) {
     out += lines[i] + "\n";
-    if (i == 3) out += divider;  // between the mult-adds and the sizes
+    if (i == (summary.has_flops ? 5 : 3)) out += divider;  // between the mult-adds and the sizes
   }
   return out + divider;
 }

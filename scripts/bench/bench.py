@@ -14,7 +14,10 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      write is reported apart, in MB/s;
   3. peak RSS of `record --layers all --save none` for 16 batches of 1 against 1 batch of 1, and
      of `--save pt` against `--save none` for the batch of 8 (kept tensors go to disk as captured);
-  4. the statistics kernel alone: ns per float (scripts/bench/stats_throughput, one thread).
+  4. the statistics kernel alone: ns per float (scripts/bench/stats_throughput, one thread);
+  5. the FLOP observer: `summary --columns flops` on resnet18, batch 8 at 224x224 (its pass is a
+     forward and a backward under the observer) against plain forward+backward, round-robin, and
+     the whole process against `summary` without the column (a no-grad forward, no observer).
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input, thread count and device (--device cuda: model, input and
 statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
@@ -136,6 +139,30 @@ class Bench:
             "modrec_format_s": median([p["format"] for _, p, _ in modrec]),
             "modrec_process_cpu_s": median([c for _, _, c in modrec]),
             "plain_process_cpu_s": median([r["process_cpu_s"] for _, r in plain]),
+        }
+
+    # 5. the FLOP observer -----------------------------------------------------------------
+    def flops(self):
+        model, k = self.model("resnet18"), self.args.record_runs
+        inp = self.input_file((8, 3, 224, 224))
+        plain, counted, uncounted = [], [], []
+        for _ in range(k):
+            plain.append(self.plain_run(model, ["--input", inp], "backward", 2))
+            counted.append(self.modrec_run(["summary", model, "--input", inp, "--columns",
+                                            "output_size,mult_adds,flops"]))
+            uncounted.append(self.modrec_run(["summary", model, "--input", inp, "--columns",
+                                              "output_size,mult_adds"]))
+        return {
+            "model": "resnet18", "input": [8, 3, 224, 224], "runs": k,
+            "plain_forward_backward_s": median([r["times_s"][0] for _, r in plain]),
+            "flops_pass_s": median([p["pass"] for _, p, _ in counted]),
+            "pass_ratio": median([p["pass"] / r["times_s"][0]
+                                  for (_, p, _), (_, r) in zip(counted, plain)]),
+            "pass_ratio_vs_warm": median([p["pass"] / r["times_s"][1]
+                                          for (_, p, _), (_, r) in zip(counted, plain)]),
+            "no_flops_pass_s": median([p["pass"] for _, p, _ in uncounted]),
+            "process_ratio_vs_no_flops": median([w / v for (w, _, _), (v, _, _)
+                                                 in zip(counted, uncounted)]),
         }
 
     # 2. record ----------------------------------------------------------------------------
@@ -290,11 +317,14 @@ def mark(ok):
 
 
 def report(res):
-    env, s, r, m = res["environment"], res["summary"], res["record"], res["rss"]
+    env = res["environment"]
     print(f"environment: {env['device']}, {env['threads']} threads on {env['cores']} cores, "
           f"BLAS {env['blas']}, "
           f"torch {env['libtorch_version']}, load avg {env['load_avg'][0]:.2f}")
     print(f"  libraries: {', '.join(env['torch_libraries'])}")
+    if "summary" not in res:  # --only flops
+        return report_flops(res["flops"])
+    s, r, m = res["summary"], res["record"], res["rss"]
     print(f"\n1. summary resnet50 {s['input_size']} (median of {s['runs']} processes)")
     print(f"  process: modrec {s['modrec_process_s']:.3f} s, plain {s['plain_process_s']:.3f} s, "
           f"ratio {s['process_ratio']:.2f}x (target <= {s['target']}: "
@@ -333,6 +363,17 @@ def report(res):
     k = res["stats_kernel"]
     print(f"\n4. statistics kernel: {k['ns_per_element']:.2f} ns per float, {k['gb_per_s']:.1f} GB/s "
           f"on one thread (AVX2 kernels: {'yes' if k['avx2'] else 'no'})")
+    report_flops(res["flops"])
+
+
+def report_flops(f):
+    print(f"\n5. FLOP observer: summary --columns flops, resnet18 8x3x224x224 (median of "
+          f"{f['runs']} processes each, round-robin)")
+    print(f"  pass (forward+backward under the observer) {f['flops_pass_s']:.3f} s against plain "
+          f"forward+backward {f['plain_forward_backward_s']:.3f} s: {f['pass_ratio']:.2f}x "
+          f"({f['pass_ratio_vs_warm']:.2f}x its second, specialized pass)")
+    print(f"  whole process against summary without the column (no-grad forward, "
+          f"{f['no_flops_pass_s']:.3f} s): {f['process_ratio_vs_no_flops']:.2f}x")
 
 
 def main():
@@ -343,12 +384,17 @@ def main():
     ap.add_argument("--record-runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    ap.add_argument("--only", choices=["flops"], help="run this section alone")
     args = ap.parse_args()
     bench = Bench(args)
     os.makedirs(bench.work, exist_ok=True)
     start = time.perf_counter()
-    res = {"environment": bench.environment(), "summary": bench.summary(),
-           "record": bench.record(), "rss": bench.peak_rss(), "stats_kernel": bench.stats_kernel()}
+    if args.only == "flops":
+        res = {"environment": bench.environment(), "flops": bench.flops()}
+    else:
+        res = {"environment": bench.environment(), "summary": bench.summary(),
+               "record": bench.record(), "rss": bench.peak_rss(),
+               "stats_kernel": bench.stats_kernel(), "flops": bench.flops()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")
