@@ -7,7 +7,6 @@
 #include "util/error.h"
 
 namespace modrec {
-namespace {
 
 at::Tensor first_output(const c10::IValue& output) {
   std::vector<at::Tensor> tensors;
@@ -17,8 +16,6 @@ at::Tensor first_output(const c10::IValue& output) {
                 "use --no-backward");
   return tensors[0];
 }
-
-}  // namespace
 
 void run_backward(const c10::IValue& output, const BackwardOptions& options) {
   at::Tensor out = first_output(output);
