@@ -37,6 +37,13 @@ void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option("--high", inputs.high, "integer inputs are drawn from [0, HIGH) (default 2)");
 }
 
+void add_layers_flag(CLI::App& cmd, std::string& layers) {
+  cmd.add_option("--layers", layers,
+                 "selectors, comma-separated: 1-3 (a summary --grad label), all, a module path, "
+                 "type:Conv2d, re:<regex on path>, depth:N")
+      ->required();
+}
+
 void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures,
                       const std::string& help) {
   cmd.add_option_function<std::vector<std::string>>(

@@ -38,6 +38,9 @@ CLI::Option* add_enum_option(CLI::App& cmd, const std::string& flag, E& value,
 }
 
 // record's --capture list, parsed into a CaptureSet.
+// --layers, required: which layer calls record and watch keep.
+void add_layers_flag(CLI::App& cmd, std::string& layers);
+
 void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const std::string& help);
 
 // A check that runs `parse` (which throws modrec::Error on bad text) and reports its message.

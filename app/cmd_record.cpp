@@ -25,10 +25,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
   RecordOptions& r = job->record;
-  cmd->add_option("--layers", r.layers,
-                  "selectors, comma-separated: 1-3 (a summary --grad label), all, a module path, "
-                  "type:Conv2d, re:<regex on path>, depth:N")
-      ->required();
+  add_layers_flag(*cmd, r.layers);
   add_capture_flag(*cmd, r.captures,
                    "any of input,output,grad_input,grad_output (default output,grad_output)");
   add_enum_option(*cmd, "--loss", r.loss, loss_names(),

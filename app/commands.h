@@ -16,5 +16,7 @@ Command add_record(CLI::App& app, const bool& quiet);
 Command add_check(CLI::App& app);
 Command add_diff(CLI::App& app);
 Command add_graph(CLI::App& app);
+Command add_watch(CLI::App& app, const bool& quiet);
+Command add_report(CLI::App& app);
 
 }  // namespace modrec::cli

@@ -72,7 +72,9 @@ int main(int argc, char** argv) {
                                                    modrec::cli::add_record(app, g.quiet),
                                                    modrec::cli::add_check(app),
                                                    modrec::cli::add_diff(app),
-                                                   modrec::cli::add_graph(app)};
+                                                   modrec::cli::add_graph(app),
+                                                   modrec::cli::add_watch(app, g.quiet),
+                                                   modrec::cli::add_report(app)};
 
   try {
     app.parse(argc, argv);

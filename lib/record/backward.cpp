@@ -7,7 +7,6 @@
 #include "util/error.h"
 
 namespace modrec {
-namespace {
 
 at::Tensor first_output(const c10::IValue& output) {
   std::vector<at::Tensor> tensors;
@@ -17,6 +16,8 @@ at::Tensor first_output(const c10::IValue& output) {
                 "use --no-backward");
   return tensors[0];
 }
+
+namespace {
 
 // The model's own backward raised (an in-place change autograd needed undone; cuDNN's RNN
 // backward, which runs in training mode only): the model's failure, not modrec's.

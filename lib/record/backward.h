@@ -15,6 +15,9 @@ struct BackwardOptions {
   std::string seed_file;     // named in errors
 };
 
+// The first tensor (depth-first) of a model's output; Error(model_failed) when it has none.
+at::Tensor first_output(const c10::IValue& output);
+
 // The first output tensor (depth-first) must require grad; a seed must have its shape.
 void run_backward(const c10::IValue& output, const BackwardOptions& options);
 

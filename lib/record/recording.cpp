@@ -49,8 +49,9 @@ struct Recording::Pass {
   PassCalls calls() const { return {selection.labels(), selection.numbers(), trace.trace()}; }
 };
 
-Recording::Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir)
-    : model_(model), options_(options), dir_(std::move(dir)),
+Recording::Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir,
+                     Backward backward)
+    : model_(model), options_(options), dir_(std::move(dir)), backward_(std::move(backward)),
       captures_(options.resolved_captures()), matcher_(options.layers),
       layers_(model.tree(), captures_, options.save, options.reduce, dir_),
       edits_(options.edits, model.tree()) {
@@ -140,7 +141,10 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
   c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
   validate_layers(*pass);
-  if (options_.backward) run_backward(output, {options_.loss, seed_, options_.grad_file});
+  if (backward_)
+    backward_(output);
+  else if (options_.backward)
+    run_backward(output, {options_.loss, seed_, options_.grad_file});
   throw_if_interrupted();
   return pass;
 }

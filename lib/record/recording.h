@@ -25,7 +25,11 @@ class Recording {
   // Throws Error(usage) for options that cannot work together, Error(bad_input) for an
   // unreadable --grad file. Files go under `dir` (the run's temporary directory); kept tensors
   // wait in `dir`/.spool until write().
-  Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir);
+  // `backward(output)`: what runs after each forward instead of record's --loss or --grad
+  // (watch's training loss); empty: record's.
+  using Backward = std::function<void(const c10::IValue& output)>;
+  Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir,
+            Backward backward = {});
 
   // Splits `inputs` into batches (--batch-size) and records each; `progress(done, total)` after
   // each. Interruptible between passes. Logs each pass's and each merge's time (-v).
@@ -36,6 +40,11 @@ class Recording {
   // manifest's text. Warns when --when kept no batch.
   std::string write(const ModelOptions& model, const InputOptions& inputs,
                     const std::vector<c10::IValue>& input_values);
+
+  // What run() recorded: the statistics are complete, tensor files are not before write().
+  const std::vector<LayerRecording>& layers() const { return layers_.layers(); }
+  // --when nonfinite: the first NaN or Inf recorded, if any.
+  const std::optional<FirstNonFinite>& nonfinite_found() const { return first_nonfinite_; }
 
  private:
   struct Pass;
@@ -51,6 +60,7 @@ class Recording {
   InstrumentedModel& model_;
   const RecordOptions& options_;
   std::string dir_;
+  Backward backward_;
   CaptureSet captures_;
   LayerMatcher matcher_;
   at::Tensor seed_;  // --grad

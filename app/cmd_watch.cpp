@@ -1,0 +1,90 @@
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "jobs/watch_job.h"
+#include "progress.h"
+#include "util/error.h"
+
+namespace modrec::cli {
+namespace {
+
+// watch's --capture: record's captures plus `update`, the step's parameter change.
+void add_watch_captures(CLI::App& cmd, RecordOptions& record, TrainOptions& train) {
+  std::vector<std::string> allowed = names_of(capture_names());
+  allowed.push_back("update");
+  cmd.add_option_function<std::vector<std::string>>(
+         "--capture",
+         [&record, &train](std::vector<std::string> names) {
+           const auto update = std::remove(names.begin(), names.end(), "update");
+           train.update = update != names.end();
+           names.erase(update, names.end());
+           record.captures = CaptureSet::parse(names);
+         },
+         "any of input,output,grad_input,grad_output,param,param_grad,update "
+         "(default output,grad_output,param,param_grad,update)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(allowed));
+}
+
+}  // namespace
+
+Command add_watch(CLI::App& app, const bool& quiet) {
+  auto* cmd = app.add_subcommand(
+      "watch", "train the model with torch::optim and record layer statistics every few steps");
+  cmd->footer(
+      "Examples:\n"
+      "  modrec watch model.pt --input x.pt --targets y.pt --loss cross_entropy --optimizer sgd \\\n"
+      "      --lr 0.1 --momentum 0.9 --steps 100 --batch-size 32 --every 10 --layers all --out run\n"
+      "  modrec watch model.pt --input x.pt --loss mean --optimizer adam --lr 1e-3 --steps 20 \\\n"
+      "      --layers type:Linear --capture param,update --out run --save-model trained.pt");
+  auto job = std::make_shared<WatchJob>();
+  auto model = std::make_shared<ModelFlags>();
+  model->add(*cmd, job->inputs);
+  RecordOptions& r = job->record;
+  TrainOptions& t = job->train;
+  r.save = SaveFormat::none;
+  r.captures = CaptureSet::parse({"output", "grad_output", "param", "param_grad"});
+  t.update = true;
+  add_layers_flag(*cmd, r.layers);
+  add_watch_captures(*cmd, r, t);
+  add_enum_option(*cmd, "--loss", t.loss, train_loss_names(),
+                  "cross_entropy or mse (against --targets), sum or mean of the first output")
+      ->required();
+  cmd->add_option("--targets", t.targets_file, "a tensor file of one target per input sample");
+  add_enum_option(*cmd, "--optimizer", t.optimizer, optimizer_names(), "sgd or adam")->required();
+  cmd->add_option("--lr", t.lr, "learning rate")->required();
+  cmd->add_option("--momentum", t.momentum, "SGD momentum (default 0)");
+  cmd->add_option("--weight-decay", t.weight_decay, "L2 weight decay (default 0)");
+  cmd->add_option("--steps", t.steps, "optimizer steps")->required();
+  cmd->add_option("--batch-size", t.batch_size, "samples per step (default: all)");
+  cmd->add_option_function<uint64_t>(
+      "--shuffle", [&t](uint64_t seed) { t.shuffle = seed; },
+      "a new order of the samples each pass, from this seed (default: in order)");
+  cmd->add_option("--every", t.every, "record every K-th step (default 1)");
+  cmd->add_option("--out", job->out, "output directory (default modrec-watch)");
+  cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
+  cmd->add_option("--save-model", job->save_model,
+                  "write the trained model (torch.jit.load reads it)");
+  return {cmd, [job, model, &quiet] {
+            model->resolve(job->model);
+            job->progress = progress_bar(quiet);
+            const auto stopped = run_watch_job(*job);
+            if (!stopped) {
+              spdlog::info("trained {} steps, recorded into {}", job->train.steps, job->out);
+              return 0;
+            }
+            const std::string where =
+                stopped->label.empty()
+                    ? "every output was finite: the loss itself"
+                    : "layer " + stopped->label + " " + stopped->path +
+                          " produced the first non-finite value";
+            spdlog::error("step {}: the loss is not finite; {}. Steps before it are in {}",
+                          stopped->step, where, job->out);
+            return static_cast<int>(Exit::check_failed);
+          }};
+}
+
+}  // namespace modrec::cli

@@ -1,0 +1,15 @@
+// `modrec report`: the HTML page of one run directory, or of two side by side.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace modrec {
+
+struct ReportJob {
+  std::vector<std::string> runs;  // one or two run directories
+  std::string out = "report.html";
+};
+
+void run_report_job(const ReportJob& job);
+
+}  // namespace modrec

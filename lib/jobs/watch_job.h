@@ -1,0 +1,30 @@
+// `modrec watch`: trains a TorchScript model with torch::optim and records chosen layers'
+// statistics every few steps (docs/run-dir.md: steps.csv, steps.jsonl).
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "load/load_options.h"
+#include "record/record_options.h"
+#include "train/train_options.h"
+#include "train/training_stop.h"
+
+namespace modrec {
+
+struct WatchJob {
+  ModelOptions model;
+  InputOptions inputs;
+  RecordOptions record;  // layers and captures (statistics only)
+  TrainOptions train;
+  std::string out = "modrec-watch";
+  bool force = false;
+  std::string save_model;  // --save-model FILE; empty: not saved
+  std::function<void(int done, int total)> progress;  // after each step
+};
+
+// Writes the run directory, also when a non-finite loss stopped training (then returned, and
+// the model is not saved).
+std::optional<TrainingStop> run_watch_job(const WatchJob& job);
+
+}  // namespace modrec

@@ -1,0 +1,42 @@
+// A run directory read for `modrec report` (torch-free): the layers' statistics of a recording
+// (stats.json of record or check MODEL) or of a watch run's last recorded step, and a watch run's
+// per-step series (steps.jsonl). Format: docs/run-dir.md.
+#pragma once
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace modrec {
+
+struct ReportLayer {
+  std::string label, path, type;
+  // capture -> its tensors' statistics objects (RunningStats::to_json() plus tensor, shape, dtype,
+  // name), in the contract's capture order.
+  std::vector<std::pair<std::string, std::vector<nlohmann::json>>> captures;
+
+  const std::vector<nlohmann::json>* capture(const std::string& name) const;
+};
+
+// One per-step value of a layer's capture (its first tensor), watch only.
+struct StepPoint {
+  int64_t step;
+  double std, abs_max;
+};
+
+struct ReportRun {
+  std::string path;
+  std::string kind;  // "record" or "watch"
+  nlohmann::json manifest;  // {} when absent
+  std::vector<ReportLayer> layers;  // in call order
+  int64_t step = 0;                 // watch: the step `layers` shows (the last recorded)
+  // watch: label -> capture -> points over the recorded steps
+  std::map<std::string, std::map<std::string, std::vector<StepPoint>>> series;
+  std::vector<double> losses;  // watch: per step run
+};
+
+// Throws Error(bad_input, ..., <file>) when the directory holds neither stats.json nor
+// steps.jsonl, or they are not in the format.
+ReportRun read_report_run(const std::string& path);
+
+}  // namespace modrec

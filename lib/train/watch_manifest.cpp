@@ -1,0 +1,62 @@
+#include "train/watch_manifest.h"
+
+#include <cmath>
+
+#include "load/version.h"
+#include "util/sha256.h"
+
+namespace modrec {
+namespace {
+
+nlohmann::json optional_json(const std::optional<uint64_t>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json options_json(const WatchedRun& run) {
+  const TrainOptions& t = run.train;
+  std::vector<std::string> captures;
+  for (Capture c : run.record.resolved_captures().list()) captures.push_back(capture_name(c));
+  if (t.update) captures.push_back("update");
+  return {{"layers", run.record.layers},
+          {"capture", captures},
+          {"loss", name_of(train_loss_names(), t.loss)},
+          {"targets_file", t.targets_file.empty() ? nlohmann::json(nullptr)
+                                                  : nlohmann::json(t.targets_file)},
+          {"optimizer", name_of(optimizer_names(), t.optimizer)},
+          {"lr", t.lr},
+          {"momentum", t.momentum},
+          {"weight_decay", t.weight_decay},
+          {"steps", t.steps},
+          {"batch_size", t.batch_size == 0 ? nlohmann::json(nullptr) : nlohmann::json(t.batch_size)},
+          {"shuffle", optional_json(t.shuffle)},
+          {"every", t.every}};
+}
+
+nlohmann::json stopped_json(const std::optional<TrainingStop>& stopped) {
+  if (!stopped) return nullptr;
+  nlohmann::json out = {{"step", stopped->step}, {"label", nullptr}, {"path", nullptr}};
+  if (!stopped->label.empty()) {
+    out["label"] = stopped->label;
+    out["path"] = stopped->path;
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json watch_manifest_json(const WatchedRun& run) {
+  nlohmann::json losses = nlohmann::json::array();
+  for (double loss : run.training.losses())
+    losses.push_back(std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json(nullptr));
+  return {{"modrec_version", modrec_version()},
+          {"libtorch_version", libtorch_version()},
+          {"command", "watch"},
+          {"model", {{"path", run.model.path}, {"sha256", sha256_file(run.model.path)}}},
+          {"inputs", {{"files", run.inputs.files}}},
+          {"options", options_json(run)},
+          {"losses", losses},
+          {"recorded_steps", run.training.recorded()},
+          {"stopped", stopped_json(run.stopped)}};
+}
+
+}  // namespace modrec

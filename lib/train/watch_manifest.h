@@ -1,0 +1,27 @@
+// manifest.json of a `watch` directory (docs/run-dir.md): the model, data and settings, the loss
+// of every step run, which steps were recorded, and where a non-finite loss stopped training.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <vector>
+
+#include "load/load_options.h"
+#include "record/record_options.h"
+#include "train/train_options.h"
+#include "train/training.h"
+
+namespace modrec {
+
+struct WatchedRun {
+  const ModelOptions& model;
+  const InputOptions& inputs;
+  const RecordOptions& record;
+  const TrainOptions& train;
+  const Training& training;
+  const std::optional<TrainingStop>& stopped;
+};
+
+nlohmann::json watch_manifest_json(const WatchedRun& run);
+
+}  // namespace modrec
