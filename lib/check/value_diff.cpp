@@ -40,6 +40,7 @@ double statistic(std::vector<double> v, ErrorStat stat) {
 }
 
 bool element_close(double err, double y, const Tolerance& tol) {
+  if (err == 0) return true;  // also where |b| is NaN or inf, which would poison the bound
   if (tol.rule == ErrorRule::either) return err <= tol.atol || relative(err, y) <= tol.rtol;
   return err <= tol.atol + tol.rtol * std::abs(y);
 }
