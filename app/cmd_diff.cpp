@@ -8,22 +8,45 @@ namespace modrec::cli {
 
 Command add_diff(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "diff", "compare two recordings layer by layer (exit 1 on a difference beyond tolerance)");
+      "diff",
+      "compare two recordings (or two models on one input) call by call; name the first call "
+      "whose output diverges (exit 1 on a difference beyond tolerance)");
   cmd->footer(
       "Examples:\n"
       "  modrec diff run-new run-baseline\n"
       "  modrec diff run-new run-baseline --atol 1e-6 --rtol 1e-4 --layers type:Conv2d\n"
+      "  modrec diff run-new run-baseline --rule either --check-error-stat p99 --fail-fast\n"
+      "  modrec diff exported.pt original.pt --input x.pt --captures output\n"
       "  modrec diff run-new run-baseline --format markdown >> $GITHUB_STEP_SUMMARY");
   auto job = std::make_shared<DiffJob>();
-  cmd->add_option("RUN_A", job->run_a, "a directory written by modrec record")->required();
-  cmd->add_option("RUN_B", job->run_b, "the reference recording: --rtol scales its values")
+  auto model = std::make_shared<ModelFlags>();
+  cmd->add_option("RUN_A", job->run_a, "a directory written by modrec record, or a model with --input")
+      ->required();
+  cmd->add_option("RUN_B", job->run_b, "the reference recording (or model): --rtol scales its values")
       ->required();
   cmd->add_option("--atol", job->tol.atol, "absolute tolerance (default 1e-8, as torch.allclose)");
   cmd->add_option("--rtol", job->tol.rtol, "relative tolerance (default 1e-5, as torch.allclose)");
+  add_enum_option(*cmd, "--rule", job->tol.rule, error_rule_names(),
+                  "allclose (|a-b| <= atol + rtol*|b|, default) or either (an element fails only "
+                  "beyond atol and beyond rtol, as Polygraphy)");
+  add_enum_option(*cmd, "--check-error-stat", job->tol.stat, error_stat_names(),
+                  "elemwise (default), max, mean, median or p99: which statistic of the error "
+                  "meets the tolerance");
+  cmd->add_flag("--fail-fast", job->fail_fast,
+                "stop at the first call, in the order calls return, whose output differs");
   add_scope_flags(*cmd, job->scope);
   add_enum_option(*cmd, "--format", job->format, report_format_names(),
                   "table, json or markdown (default table)");
-  return {cmd, [job] { return run_diff_job(*job, std::cout); }};
+  add_input_flags(*cmd, job->inputs);
+  cmd->add_option("--mode", model->mode, "with --input: eval or train (default eval)")
+      ->check(CLI::IsMember({"eval", "train"}));
+  add_enum_option(*cmd, "--save", job->save, save_format_names(),
+                  "with --input: compare pt or npy tensors (default pt), or none (statistics)");
+  return {cmd, [job, model] {
+            model->positional = job->run_a;  // only to resolve --mode and --threads
+            model->resolve(job->model);
+            return run_diff_job(*job, std::cout);
+          }};
 }
 
 }  // namespace modrec::cli

@@ -21,15 +21,16 @@ std::string status_cell(const TensorDiff& d) {
 }
 
 std::vector<std::string> metric_cells(const TensorDiff& d) {
-  if (!d.values) return {"-", "-", "-", "-"};
+  if (!d.values) return {"-", "-", "-", "-", "-", "-"};
   const ValueDiff& v = *d.values;
-  return {format_number(v.max_abs), format_number(v.mean_abs), format_number(v.max_rel),
-          v.cosine ? format_number(*v.cosine) : "-"};
+  return {format_number(v.max_abs),  format_number(v.mean_abs), format_number(v.max_rel),
+          v.cosine ? format_number(*v.cosine) : "-", format_number(v.min_atol),
+          format_number(v.min_rtol)};
 }
 
 ReportTable diff_table(const RunDiff& diff) {
   ReportTable t{{"label", "path", "capture", "tensor", "source", "shape", "max_abs", "mean_abs",
-                 "max_rel", "cosine", "status"},
+                 "max_rel", "cosine", "min_atol", "min_rtol", "status"},
                 {}};
   for (const TensorDiff& d : diff.tensors) {
     std::vector<std::string> row{d.layer.label, d.layer.path, d.capture, std::to_string(d.tensor),
@@ -41,15 +42,50 @@ ReportTable diff_table(const RunDiff& diff) {
   return t;
 }
 
+std::string tolerance_text(const Tolerance& tol) {
+  std::string text = "atol=" + format_number(tol.atol) + " rtol=" + format_number(tol.rtol);
+  if (tol.rule != ErrorRule::allclose) text += " rule=" + name_of(error_rule_names(), tol.rule);
+  if (tol.stat != ErrorStat::elemwise) text += " error-stat=" + name_of(error_stat_names(), tol.stat);
+  return text;
+}
+
 std::string verdict(const RunDiff& diff, const DiffHeading& h) {
   const size_t failed = std::count_if(diff.tensors.begin(), diff.tensors.end(),
                                       [](const TensorDiff& d) { return !d.passed(); });
-  const std::string tol = "atol=" + format_number(h.tol.atol) + " rtol=" + format_number(h.tol.rtol);
+  const std::string tol = tolerance_text(h.tol);
   const std::string runs = " (" + h.run_a + " vs " + h.run_b + ")";
   if (failed == 0)
     return "diff passed: " + std::to_string(diff.tensors.size()) + " tensors within " + tol + runs;
   return "diff failed: " + std::to_string(failed) + " of " + std::to_string(diff.tensors.size()) +
          " tensors differ beyond " + tol + " or in shape" + runs;
+}
+
+// The call where the runs part, and what its first differing output tensor looks like.
+std::string first_diverging_line(const RunDiff& diff) {
+  if (!diff.first_diverging) return "";
+  const TensorDiff& d = diff.tensors[*diff.first_diverging];
+  std::string line = "first diverging call: " + d.layer.label + " " + d.layer.path + " (" +
+                     d.layer.type + ") output " + std::to_string(d.tensor);
+  if (d.values)
+    line += ": max_abs " + format_number(d.values->max_abs) + ", min_atol " +
+            format_number(d.values->min_atol) + ", min_rtol " + format_number(d.values->min_rtol);
+  else
+    line += ": " + d.problem;
+  return line + "\n";
+}
+
+// Each differing tensor's histogram of absolute errors, one line each.
+std::string histogram_lines(const RunDiff& diff) {
+  std::string out;
+  for (const TensorDiff& d : diff.tensors) {
+    if (!d.values || !d.values->histogram) continue;
+    const ErrorHistogram& h = *d.values->histogram;
+    out += "|a-b| histogram " + d.layer.label + " " + d.capture + " " + std::to_string(d.tensor) +
+           " [" + format_number(h.edges.front()) + ", " + format_number(h.edges.back()) + "]:";
+    for (int64_t c : h.counts) out += " " + std::to_string(c);
+    out += "\n";
+  }
+  return out;
 }
 
 // `bullet` makes the line a markdown list item, so that two of them stay two lines.
@@ -69,6 +105,18 @@ json labels_json(const std::vector<LayerRef>& layers) {
 
 json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
+json histogram_json(const std::optional<ValueDiff>& v) {
+  if (!v || !v->histogram) return nullptr;
+  return {{"edges", v->histogram->edges}, {"counts", v->histogram->counts}};
+}
+
+json first_diverging_json(const RunDiff& diff) {
+  if (!diff.first_diverging) return nullptr;
+  const TensorDiff& d = diff.tensors[*diff.first_diverging];
+  return {{"label", d.layer.label}, {"path", d.layer.path}, {"type", d.layer.type},
+          {"capture", d.capture},   {"tensor", d.tensor}};
+}
+
 json tensor_json(const TensorDiff& d) {
   json j{{"label", d.layer.label}, {"path", d.layer.path},   {"capture", d.capture},
          {"tensor", d.tensor},     {"source", d.source},     {"shape_a", d.shape_a},
@@ -78,6 +126,9 @@ json tensor_json(const TensorDiff& d) {
   j["mean_abs"] = have ? number_or_null(d.values->mean_abs) : json(nullptr);
   j["max_rel"] = have ? number_or_null(d.values->max_rel) : json(nullptr);
   j["cosine"] = have && d.values->cosine ? number_or_null(*d.values->cosine) : json(nullptr);
+  j["min_atol"] = have ? number_or_null(d.values->min_atol) : json(nullptr);
+  j["min_rtol"] = have ? number_or_null(d.values->min_rtol) : json(nullptr);
+  j["histogram"] = histogram_json(d.values);
   return j;
 }
 
@@ -88,7 +139,10 @@ json diff_json(const RunDiff& diff, const DiffHeading& h) {
   for (const TensorDiff& d : diff.tensors) tensors.push_back(tensor_json(d));
   return {{"run_a", h.run_a},         {"run_b", h.run_b},
           {"atol", h.tol.atol},       {"rtol", h.tol.rtol},
-          {"passed", diff.passed()},  {"tensors", tensors},
+          {"rule", name_of(error_rule_names(), h.tol.rule)},
+          {"error_stat", name_of(error_stat_names(), h.tol.stat)},
+          {"passed", diff.passed()},  {"first_diverging", first_diverging_json(diff)},
+          {"tensors", tensors},
           {"only_in_a", labels_json(diff.only_in_a)},
           {"only_in_b", labels_json(diff.only_in_b)}};
 }
@@ -99,11 +153,13 @@ std::string format_diff(const RunDiff& diff, const DiffHeading& h, ReportFormat 
   };
   switch (format) {
     case ReportFormat::table:
-      return verdict(diff, h) + "\n" + format_text(diff_table(diff)) + only(false);
+      return verdict(diff, h) + "\n" + first_diverging_line(diff) + format_text(diff_table(diff)) +
+             histogram_lines(diff) + only(false);
     case ReportFormat::markdown: {
       const std::string list = only(true);
-      return "### modrec " + verdict(diff, h) + "\n\n" + format_markdown(diff_table(diff)) +
-             (list.empty() ? "" : "\n" + list);
+      const std::string first = first_diverging_line(diff);
+      return "### modrec " + verdict(diff, h) + "\n\n" + (first.empty() ? "" : first + "\n") +
+             format_markdown(diff_table(diff)) + (list.empty() ? "" : "\n" + list);
     }
     case ReportFormat::json: break;
   }

@@ -1,4 +1,5 @@
-// What `modrec diff` prints: a verdict line, a row per compared tensor, the labels of one run only
+// What `modrec diff` prints: a verdict line, the first diverging call, a row per compared tensor,
+// the error histograms of differing tensors, the labels of one run only
 // (torch-free).
 #pragma once
 #include <string>
@@ -15,9 +16,11 @@ struct DiffHeading {
   Tolerance tol;
 };
 
-// {"run_a", "run_b", "atol", "rtol", "passed", "tensors": [{label, path, capture, tensor, source,
-// shape_a, shape_b, max_abs, mean_abs, max_rel, cosine, passed, problem}], "only_in_a": [labels],
-// "only_in_b": [labels]}; an undefined metric is null.
+// {"run_a", "run_b", "atol", "rtol", "rule", "error_stat", "passed", "first_diverging": {label,
+// path, type, capture, tensor} or null, "tensors": [{label, path, capture, tensor, source,
+// shape_a, shape_b, max_abs, mean_abs, max_rel, cosine, min_atol, min_rtol, histogram: {edges,
+// counts} or null, passed, problem}], "only_in_a": [labels], "only_in_b": [labels]}; an undefined
+// metric is null.
 nlohmann::json diff_json(const RunDiff& diff, const DiffHeading& heading);
 
 // markdown is for a GitHub job summary.

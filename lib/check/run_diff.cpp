@@ -1,6 +1,7 @@
 #include "check/run_diff.h"
 
 #include <algorithm>
+#include <limits>
 #include <spdlog/spdlog.h>
 
 #include "check/report_table.h"
@@ -68,21 +69,61 @@ std::vector<LayerRef> union_refs(const RunDir& a, const RunDir& b) {
   return refs;
 }
 
+// A call's rank in the order calls returned; runs recorded without that order keep RUN_A's start
+// order, which puts a container before what it holds.
+int return_rank(const RecordedLayer& layer, size_t start_index) {
+  return layer.returned >= 0 ? layer.returned : static_cast<int>(start_index);
+}
+
+bool diverges(const TensorDiff& d) { return d.capture == "output" && !d.passed(); }
+
+std::optional<size_t> first_diverging(const std::vector<TensorDiff>& tensors, const RunDir& a) {
+  std::optional<size_t> first;
+  int first_rank = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (!diverges(tensors[i])) continue;
+    const RecordedLayer* layer = a.layer(tensors[i].layer.label);
+    const int rank = return_rank(*layer, layer - a.layers.data());
+    if (!first || rank < first_rank) {
+      first = i;
+      first_rank = rank;
+    }
+  }
+  return first;
+}
+
+// The selected labels, in RUN_A's order of return when failing fast (labels of RUN_B only last).
+std::vector<size_t> diff_order(const RunDir& a, const std::vector<LayerRef>& refs,
+                               const RunScope& scope, bool fail_fast) {
+  std::vector<size_t> order = scope.select(refs);
+  if (!fail_fast) return order;
+  auto rank = [&](size_t i) {
+    const RecordedLayer* l = a.layer(refs[i].label);
+    return l ? return_rank(*l, l - a.layers.data()) : std::numeric_limits<int>::max();
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rank(x) < rank(y); });
+  return order;
+}
+
 }  // namespace
 
 bool RunDiff::passed() const {
   return std::all_of(tensors.begin(), tensors.end(), [](const TensorDiff& d) { return d.passed(); });
 }
 
-RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const RunScope& scope) {
+RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const RunScope& scope,
+                  bool fail_fast) {
   RunDiff diff;
   const auto refs = union_refs(a, b);
-  for (size_t i : scope.select(refs)) {
+  for (size_t i : diff_order(a, refs, scope, fail_fast)) {
     const RecordedLayer* la = a.layer(refs[i].label);
     const RecordedLayer* lb = b.layer(refs[i].label);
+    const size_t before = diff.tensors.size();
     if (la && lb) diff_layer(*la, *lb, tol, scope, diff.tensors);
     else (la ? diff.only_in_a : diff.only_in_b).push_back(refs[i]);
+    if (fail_fast && std::any_of(diff.tensors.begin() + before, diff.tensors.end(), diverges)) break;
   }
+  diff.first_diverging = first_diverging(diff.tensors, a);
   return diff;
 }
 

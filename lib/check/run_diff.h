@@ -25,6 +25,10 @@ struct TensorDiff {
 struct RunDiff {
   std::vector<TensorDiff> tensors;  // per (label, capture, tensor) present in both runs
   std::vector<LayerRef> only_in_a, only_in_b;
+  // Where the runs part: of the calls whose output differs, the one that returned first (RUN_A's
+  // order; the calls around it return later and inherit its difference). An index into `tensors`
+  // (that call's first differing output tensor); none when no output differs.
+  std::optional<size_t> first_diverging;
 
   // Labels present in one run only do not fail a diff; they are listed.
   bool passed() const;
@@ -32,6 +36,9 @@ struct RunDiff {
 
 // `scope` selects among the labels of both runs. Throws Error(usage) on a bad selector,
 // Error(bad_input) on an unreadable tensor file.
-RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const RunScope& scope);
+// `fail_fast` compares the calls in the order they returned and stops after the first whose
+// output differs.
+RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const RunScope& scope,
+                  bool fail_fast = false);
 
 }  // namespace modrec

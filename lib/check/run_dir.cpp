@@ -49,6 +49,7 @@ RecordedLayer read_layer(const json& j) {
   layer.ref = {j.at("label").get<std::string>(), j.at("path").get<std::string>(),
                j.at("type").get<std::string>()};
   layer.call = j.value("call", 1);
+  layer.returned = j.value("returned", -1);
   for (const auto& [name, tensors] : j.at("captures").items()) {
     RecordedCapture capture{name, {}, {}};
     for (const json& t : tensors) capture.tensors.push_back(read_tensor(t));

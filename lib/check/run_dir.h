@@ -26,6 +26,9 @@ struct RecordedCapture {
 struct RecordedLayer {
   LayerRef ref;
   int call = 1;
+  // Position in the order the calls returned (innermost first); -1 in runs recorded before
+  // modrec wrote it.
+  int returned = -1;
   std::vector<RecordedCapture> captures;
 
   const RecordedCapture* capture(const std::string& name) const;

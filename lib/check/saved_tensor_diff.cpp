@@ -24,19 +24,14 @@ double cosine(const at::Tensor& a, const at::Tensor& b) {
   return std::clamp((a.flatten().dot(b.flatten())).item<double>() / (na * nb), -1.0, 1.0);
 }
 
-ValueDiff compare(const at::Tensor& a_in, const at::Tensor& b_in, const Tolerance& tol) {
-  const at::Tensor a = a_in.to(at::kDouble), b = b_in.to(at::kDouble);
-  ValueDiff d;
-  d.close = at::isclose(a, b, tol.rtol, tol.atol, /*equal_nan=*/true).all().item<bool>();
-  // Equal values (inf == inf, NaN beside NaN) are no error; inf - inf would read as NaN.
-  const at::Tensor same = (a == b).logical_or(a.isnan().logical_and(b.isnan()));
-  const at::Tensor err = at::where(same, at::zeros_like(a), (a - b).abs());
-  if (a.numel() > 0) {
-    d.max_abs = err.max().item<double>();
-    d.mean_abs = err.mean().item<double>();
-    d.max_rel = at::where(err == 0, err, err / b.abs()).max().item<double>();
-  }
-  d.cosine = cosine(a, b);
+std::vector<double> values_of(const at::Tensor& t) {
+  const at::Tensor d = t.to(at::kDouble).contiguous();
+  return {d.data_ptr<double>(), d.data_ptr<double>() + d.numel()};
+}
+
+ValueDiff compare(const at::Tensor& a, const at::Tensor& b, const Tolerance& tol) {
+  ValueDiff d = compare_values(values_of(a), values_of(b), tol, /*histogram=*/true);
+  d.cosine = cosine(a.to(at::kDouble), b.to(at::kDouble));
   return d;
 }
 

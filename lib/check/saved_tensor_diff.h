@@ -16,8 +16,9 @@ struct SavedTensorDiff {
 };
 
 // Reads one capture's files from each run (a .pt may hold a tuple; .npy files hold one tensor
-// each) and compares the tensors pairwise, in order, in double precision. Pass/fail is
-// torch.isclose(a, b, rtol, atol, equal_nan=True): NaN where both runs have NaN is no difference.
+// each) and compares the tensors pairwise, in order, in double precision, by compare_values
+// (value_diff.h); with the default tolerance, pass/fail is torch.allclose(a, b, rtol, atol,
+// equal_nan=True).
 // Throws Error(bad_input, ..., file) on an unreadable file.
 std::vector<SavedTensorDiff> diff_saved_tensors(const std::vector<std::string>& files_a,
                                                 const std::vector<std::string>& files_b,

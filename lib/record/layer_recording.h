@@ -24,6 +24,9 @@ struct LayerRecording {
   // With param_grad: the labels of every call of the module (in the last pass), whose
   // contributions its parameters' gradients sum.
   std::vector<std::string> param_calls;
+  // Position among the pass's calls in the order they returned (innermost first), for diff to
+  // find where two runs part; -1 until known.
+  int returned = -1;
 
   CaptureSink& sink(Capture capture);
 };

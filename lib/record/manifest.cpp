@@ -74,7 +74,7 @@ nlohmann::json layers_json(const std::vector<LayerRecording>& layers) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& layer : layers) {
     out.push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
-                   {"call", layer.call}, {"captures", captures_json(layer)}});
+                   {"call", layer.call}, {"returned", layer.returned}, {"captures", captures_json(layer)}});
     if (layer.traced_away) out.back()["traced_away"] = true;
   }
   return out;

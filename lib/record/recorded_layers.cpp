@@ -5,11 +5,36 @@
 #include "record/tensor_stats.h"
 
 namespace modrec {
+namespace {
+
+// Each call's position in the order the calls returned (innermost first). Calls nest, so a call
+// returns once the calls started after it under another parent have; -1 for a call that never
+// returned.
+std::vector<int> return_order(const CallTrace& trace) {
+  std::vector<int> order(trace.calls.size(), -1), open;
+  int returned = 0;
+  auto close_until = [&](int parent) {
+    while (!open.empty() && open.back() != parent) {
+      if (trace.calls[open.back()].finished) order[open.back()] = returned++;
+      open.pop_back();
+    }
+  };
+  for (size_t i = 0; i < trace.calls.size(); ++i) {
+    close_until(trace.calls[i].parent_call);
+    open.push_back(static_cast<int>(i));
+  }
+  close_until(-1);
+  return order;
+}
+
+}  // namespace
 
 void RecordedLayers::merge(std::deque<CapturedCall>& captured, const PassCalls& calls) {
+  const std::vector<int> returned = return_order(calls.trace);
   for (const CapturedCall& c : captured) {
     LayerRecording& layer =
         layer_for(calls.labels[c.call], c.module, calls.numbers[c.call], calls.trace.calls[c.call].traced_away);
+    if (layer.returned < 0) layer.returned = returned[c.call];  // the first pass's order
     for (Capture capture : captures_.list())
       if (!is_module_capture(capture)) layer.sink(capture).add(captured_value(c, capture));
   }

@@ -46,7 +46,7 @@ nlohmann::json stats_json(const std::vector<LayerRecording>& layers) {
       captures[capture_name(c.capture)] = std::move(tensors);
     }
     out["layers"].push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
-                             {"call", layer.call}, {"captures", std::move(captures)}});
+                             {"call", layer.call}, {"returned", layer.returned}, {"captures", std::move(captures)}});
   }
   return out;
 }
