@@ -30,11 +30,21 @@ void ModelFlags::resolve(ModelOptions& options) const {
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option("--input", inputs.files,
-                 "tensor file (torch.save of a tensor or tuple, or .npy); repeat per forward argument");
+                 "tensor file (torch.save of a tensor or tuple; .npy, memory-mapped), or a "
+                 "directory or quoted glob of them (samples along dim 0, sorted by name); "
+                 "repeat per forward argument");
   cmd.add_option("--input-size", inputs.sizes,
                  "random input SHAPE[:DTYPE], e.g. 1x3x224x224 or 2x12:long; repeatable");
   cmd.add_option("--seed", inputs.seed, "seed for --input-size (default 0)");
   cmd.add_option("--high", inputs.high, "integer inputs are drawn from [0, HIGH) (default 2)");
+}
+
+void add_shard_flag(CLI::App& cmd, InputOptions& inputs) {
+  cmd.add_option_function<std::string>(
+         "--shard", [&inputs](const std::string& text) { inputs.shard = parse_shard(text); },
+         "K/N: only the K-th (from 0) of N contiguous parts of the input samples; modrec merge "
+         "combines the N runs")
+      ->check(parsed_by(parse_shard));
 }
 
 void add_layers_flag(CLI::App& cmd, std::string& layers) {

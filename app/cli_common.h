@@ -25,6 +25,8 @@ struct ModelFlags {
 };
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs);
+// --shard K/N (record, check MODEL, watch).
+void add_shard_flag(CLI::App& cmd, InputOptions& inputs);
 
 // An option whose names map to enum values (the CLI's error names the flag and the choices).
 template <class E>

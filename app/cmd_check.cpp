@@ -23,6 +23,9 @@ Command add_check(CLI::App& app) {
                   "only) with --input/--input-size")
       ->required();
   add_input_flags(*cmd, job->record.inputs);
+  add_shard_flag(*cmd, job->record.inputs);
+  cmd->add_option("--batch-size", job->record.record.batch_size,
+                  "when RUN_DIR is a model: split the input along dim 0 and stream it");
   add_edit_flag(*cmd, job->record.record.edits);
   auto mode = std::make_shared<std::string>("eval");
   cmd->add_option("--mode", *mode, "eval or train, when RUN_DIR is a model")

@@ -24,6 +24,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
   auto job = std::make_shared<RecordJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
+  add_shard_flag(*cmd, job->inputs);
   RecordOptions& r = job->record;
   add_layers_flag(*cmd, r.layers);
   add_capture_flag(*cmd, r.captures,

@@ -43,6 +43,7 @@ Command add_watch(CLI::App& app, const bool& quiet) {
   auto job = std::make_shared<WatchJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
+  add_shard_flag(*cmd, job->inputs);
   RecordOptions& r = job->record;
   TrainOptions& t = job->train;
   r.save = SaveFormat::none;

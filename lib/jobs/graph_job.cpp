@@ -15,7 +15,7 @@ namespace {
 std::pair<CallTrace, DataFlow> traced(Session& session) {
   FlowCollector flow;
   TraceCollector trace;
-  run_forward(session.model, flow.take_inputs(session.inputs), {true}, flow, trace);
+  run_forward(session.model, flow.take_inputs(session.whole_inputs()), {true}, flow, trace);
   return {trace.take(), flow.take()};
 }
 

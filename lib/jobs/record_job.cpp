@@ -24,10 +24,12 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   Session session = open_session(job.model, job.inputs, {grad_input});
   spdlog::debug("timing: load {:.6f} s", clock.lap());
   spdlog::debug("statistics on {} threads", statistics_threads());
+  const InputBatches batches =
+      session.batches(job.inputs, job.record.batch_size, job.record.targets_file);
   Recording recording(session.model, job.record, dir.path());
-  recording.run(session.inputs, job.progress);
+  recording.run(batches, job.progress);
   clock.lap();
-  const std::string manifest = recording.write(job.model, job.inputs, session.inputs);
+  const std::string manifest = recording.write(job.model, job.inputs, batches);
   if (job.print_manifest) out << manifest;
   dir.commit();
   spdlog::debug("timing: write {:.6f} s", clock.lap());

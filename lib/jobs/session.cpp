@@ -7,7 +7,7 @@
 
 #include "load/load_model.h"
 #include "tensors/input_spec.h"
-#include "tensors/read_inputs.h"
+#include "tensors/sample_source.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -26,31 +26,53 @@ void set_threads(int threads) {
   at::set_num_threads(threads);
 }
 
-std::vector<at::Tensor> input_tensors(const InputOptions& options) {
+std::vector<SourcePtr> input_sources(const InputOptions& options) {
   if (!options.files.empty() && !options.sizes.empty())
     throw Error(Exit::usage, "--input and --input-size cannot be combined", "--input-size",
                 "give the inputs either as files or as shapes");
-  std::vector<at::Tensor> tensors;
+  std::vector<SourcePtr> sources;
   for (const auto& file : options.files)
-    for (auto& t : read_inputs(file)) tensors.push_back(std::move(t));
+    for (auto& s : open_input(file)) sources.push_back(std::move(s));
   std::vector<InputSpec> specs;
   for (const auto& size : options.sizes) specs.push_back(parse_input_spec(size));
-  if (!specs.empty()) tensors = random_inputs(specs, options.seed, options.high);
-  return tensors;
+  for (auto& t : random_inputs(specs, options.seed, options.high)) sources.push_back(memory_source(t));
+  return sources;
+}
+
+// --targets: one source of one tensor.
+SourcePtr open_targets(const std::string& path) {
+  if (path.empty()) return nullptr;
+  std::vector<SourcePtr> sources = open_input(path);
+  if (sources.size() != 1)
+    throw Error(Exit::bad_input, "expected one tensor of targets", path,
+                "save the targets with torch.save(t, FILE), one row per input sample");
+  return sources[0];
 }
 
 }  // namespace
+
+InputBatches Session::batches(const InputOptions& options, int64_t batch_size,
+                              const std::string& targets_file) const {
+  return InputBatches(inputs, open_targets(targets_file), batch_size, options.shard, device,
+                      targets_file);
+}
+
+std::vector<c10::IValue> Session::whole_inputs(int64_t* bytes) const {
+  std::vector<c10::IValue> values =
+      InputBatches(inputs, nullptr, 0, std::nullopt, device).get(0).inputs;
+  if (bytes) {
+    *bytes = 0;
+    for (const auto& v : values) *bytes += static_cast<int64_t>(v.toTensor().nbytes());
+  }
+  return values;
+}
 
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
                      const InstrumentOptions& instrument) {
   const at::Device device = torch_device(model.device);
   set_threads(model.threads);
-  auto tensors = input_tensors(inputs);  // bad inputs fail before the slower model load
-  Session session{InstrumentedModel(load_model(model.path), instrument), {}, 0};
-  for (auto& t : tensors) {
-    session.input_bytes += static_cast<int64_t>(t.nbytes());
-    session.inputs.emplace_back(device.is_cpu() ? t : t.to(device));
-  }
+  auto sources = input_sources(inputs);  // bad inputs fail before the slower model load
+  Session session{InstrumentedModel(load_model(model.path), instrument), std::move(sources), device};
   if (!device.is_cpu()) session.model.module().to(device);
   session.model.module().train(model.train);
   return session;

@@ -1,14 +1,21 @@
-// A loaded, instrumented model and its inputs: the start of every job that runs a model.
+// A loaded, instrumented model and its input sources: the start of every job that runs a model.
 #pragma once
 #include "instrument/instrumented_model.h"
 #include "load/load_options.h"
+#include "tensors/input_batches.h"
 
 namespace modrec {
 
 struct Session {
   InstrumentedModel model;
-  std::vector<c10::IValue> inputs;
-  int64_t input_bytes = 0;
+  std::vector<SourcePtr> inputs;  // one per forward argument, read when batches are taken
+  at::Device device = at::kCPU;
+
+  // The run's batches over the inputs (--batch-size, --shard); `targets` one row per sample.
+  InputBatches batches(const InputOptions& options, int64_t batch_size,
+                       const std::string& targets_file = "") const;
+  // The inputs whole, on the device, and their bytes: one pass (summary, graph).
+  std::vector<c10::IValue> whole_inputs(int64_t* bytes = nullptr) const;
 };
 
 Session open_session(const ModelOptions& model, const InputOptions& inputs,

@@ -29,23 +29,24 @@ void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job
 
 // The flops column: forward with autograd on, then backward from the sum of the first output
 // (what FlopCounterMode's users run: `model(x).sum().backward()`), all under the observer.
-CallTrace traced_with_flops(Session& session, CallHooks* edits) {
+CallTrace traced_with_flops(Session& session, const std::vector<c10::IValue>& inputs,
+                            CallHooks* edits) {
   OpObserver observer(edits);
   TraceCollector trace;
-  const c10::IValue output = run_forward(session.model, session.inputs, {true}, observer, trace);
+  const c10::IValue output = run_forward(session.model, inputs, {true}, observer, trace);
   run_backward(output, BackwardOptions{});
   CallTrace out = trace.take();
   observer.add_to(out);
   return out;
 }
 
-CallTrace traced(Session& session, const SummaryJob& job) {
+CallTrace traced(Session& session, const std::vector<c10::IValue>& inputs, const SummaryJob& job) {
   CallEdits edits(job.edits, session.model.tree());
   EditingHooks hooks(edits);
   CallHooks* edit_hooks = edits.empty() ? nullptr : &hooks;
   CallTrace trace = wants_flops(job.summary)
-                        ? traced_with_flops(session, edit_hooks)
-                        : trace_forward(session.model, session.inputs, {job.grad}, edit_hooks);
+                        ? traced_with_flops(session, inputs, edit_hooks)
+                        : trace_forward(session.model, inputs, {job.grad}, edit_hooks);
   edits.check_all_matched();
   return trace;
 }
@@ -71,10 +72,12 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   if (tree.modules.size() == 1)
     spdlog::warn("{} has no submodules (a frozen or fully inlined model): only the root row exists",
                  job.model.path);
-  CallTrace trace = job.inputs.given() ? traced(session, job) : session.model.static_trace();
-  wait_for_device(session.inputs);
+  int64_t input_bytes = 0;
+  const std::vector<c10::IValue> inputs = session.whole_inputs(&input_bytes);
+  CallTrace trace = job.inputs.given() ? traced(session, inputs, job) : session.model.static_trace();
+  wait_for_device(inputs);
   spdlog::debug("timing: pass {:.6f} s", clock.lap());
-  write(summarize(tree, trace, session.input_bytes), tree, job, out);
+  write(summarize(tree, trace, input_bytes), tree, job, out);
   spdlog::debug("timing: format {:.6f} s", clock.lap());
 }
 

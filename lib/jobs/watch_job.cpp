@@ -1,7 +1,6 @@
 #include "jobs/watch_job.h"
 
 #include "jobs/session.h"
-#include "tensors/read_inputs.h"
 #include "train/save_trained.h"
 #include "train/step_series.h"
 #include "train/training.h"
@@ -12,19 +11,6 @@
 #include "util/interrupt.h"
 
 namespace modrec {
-namespace {
-
-at::Tensor read_targets(const std::string& path) {
-  if (path.empty()) return {};
-  auto tensors = read_inputs(path);
-  if (tensors.size() != 1)
-    throw Error(Exit::bad_input, "expected one tensor of targets", path,
-                "save the targets with torch.save(t, FILE), one row per input sample");
-  return tensors[0];
-}
-
-}  // namespace
-
 std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   job.train.validate();
   job.record.validate();
@@ -35,14 +21,16 @@ std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   ModelOptions model = job.model;
   model.train = true;
   Session session = open_session(model, job.inputs, {job.record.resolved_captures().grad_input});
-  at::Tensor targets = read_targets(job.train.targets_file);
-  if (targets.defined()) targets = targets.to(session.inputs.at(0).toTensor().device());
-  StepBatches batches(session.inputs, targets, job.train.batch_size, job.train.shuffle);
+  // The shard's samples, whole: steps draw their batches from them in any order (--shuffle).
+  const InputBatches sources = session.batches(job.inputs, 0, job.train.targets_file);
+  const InputBatch data = sources.get(0);
+  const at::Tensor targets = data.targets.defined() ? data.targets.to(session.device) : at::Tensor();
+  StepBatches batches(data.inputs, targets, job.train.batch_size, job.train.shuffle);
   StepSeries series(dir.path());
   Training training(session.model, job.record, job.train, dir.path());
   const auto stopped = training.run(batches, series, job.progress);
   write_file_atomic(dir.path() + "/manifest.json",
-                    watch_manifest_json({model, job.inputs, job.record, job.train, training,
+                    watch_manifest_json({model, job.inputs, sources, job.record, job.train, training,
                                          stopped})
                             .dump(2) +
                         "\n");

@@ -2,9 +2,11 @@
 // the CLI, read by every job that runs a model.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "load/shard.h"
 #include "util/enum_names.h"
 
 namespace modrec {
@@ -20,10 +22,14 @@ struct ModelOptions {
 };
 
 struct InputOptions {
-  std::vector<std::string> files;  // --input, in forward argument order
+  // --input, in forward argument order: a tensor file (.pt, read whole; a tuple gives one
+  // argument per item), a .npy (memory-mapped), or a directory or glob of .pt/.npy files
+  // (samples along dim 0, in sorted order); see tensors/sample_source.h.
+  std::vector<std::string> files;
   std::vector<std::string> sizes;  // --input-size SHAPE[:DTYPE]
   uint64_t seed = 0;               // --seed
   int64_t high = 2;                // --high: integer inputs are drawn from [0, high)
+  std::optional<Shard> shard;      // --shard K/N
 
   bool given() const { return !files.empty() || !sizes.empty(); }
 };

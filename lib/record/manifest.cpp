@@ -2,6 +2,7 @@
 
 #include "load/version.h"
 #include "tensors/dtype.h"
+#include "tensors/input_manifest.h"
 #include "util/sha256.h"
 
 namespace modrec {
@@ -12,14 +13,18 @@ nlohmann::json or_null(bool present, nlohmann::json value) {
 }
 
 nlohmann::json inputs_json(const RecordedRun& run) {
-  nlohmann::json tensors = nlohmann::json::array();
-  for (const auto& v : run.input_values)
-    tensors.push_back({{"shape", v.toTensor().sizes().vec()},
-                       {"dtype", dtype_name(v.toTensor().scalar_type())}});
+  nlohmann::json tensors = nlohmann::json::array(), sources = nlohmann::json::array();
+  for (const auto& s : run.batches_run.sources()) {
+    tensors.push_back({{"shape", s->sizes()}, {"dtype", dtype_name(s->dtype())}});
+    sources.push_back(source_json(*s));
+  }
+  const SourcePtr& targets = run.batches_run.targets();
   return {{"files", run.inputs.files},
           {"sizes", run.inputs.sizes},
           {"seed", run.inputs.seed},
-          {"tensors", tensors}};
+          {"tensors", tensors},
+          {"sources", sources},
+          {"targets", targets ? source_json(*targets) : nlohmann::json()}};
 }
 
 nlohmann::json edits_json(const EditOptions& edits) {
@@ -80,11 +85,6 @@ nlohmann::json layers_json(const std::vector<LayerRecording>& layers) {
   return out;
 }
 
-int64_t samples(const std::vector<c10::IValue>& inputs) {
-  const at::Tensor& t = inputs.at(0).toTensor();
-  return t.dim() ? t.size(0) : 1;
-}
-
 }  // namespace
 
 nlohmann::json manifest_json(const RecordedRun& run) {
@@ -96,7 +96,9 @@ nlohmann::json manifest_json(const RecordedRun& run) {
           {"batches", run.batches.size()},
           {"kept_batches", run.batches},
           {"first_nonfinite", nonfinite_json(run.first_nonfinite)},
-          {"samples", samples(run.input_values)},
+          {"shard", shard_json(run.inputs.shard, run.batches_run.range())},
+          {"samples", run.batches_run.range().size()},
+          {"total_samples", or_null(run.batches_run.total_samples() >= 0, run.batches_run.total_samples())},
           {"layers", layers_json(run.layers)}};
 }
 

@@ -1,7 +1,6 @@
 // manifest.json of a recording directory (format: docs/run-dir.md): what was run (model, inputs,
 // options, batches) and, per recorded layer, its captures' files, shapes and dtypes.
 #pragma once
-#include <ATen/core/ivalue.h>
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -11,13 +10,14 @@
 #include "record/layer_recording.h"
 #include "record/nonfinite.h"
 #include "record/record_options.h"
+#include "tensors/input_batches.h"
 
 namespace modrec {
 
 struct RecordedRun {
   const ModelOptions& model;
   const InputOptions& inputs;
-  const std::vector<c10::IValue>& input_values;  // the tensors the inputs gave
+  const InputBatches& batches_run;  // the inputs' sources, the --shard's range
   const RecordOptions& options;
   const std::vector<int64_t>& batches;  // the numbers of the batches recorded (--when)
   const std::optional<FirstNonFinite>& first_nonfinite;  // --when nonfinite

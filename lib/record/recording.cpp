@@ -6,35 +6,17 @@
 
 #include "record/backward.h"
 #include "record/batch_file.h"
-#include "record/batches.h"
 #include "record/call_selection.h"
 #include "record/recorder.h"
 #include "record/run_files.h"
 #include "run/device_sync.h"
 #include "run/forward.h"
-#include "tensors/read_inputs.h"
 #include "util/atomic_file.h"
 #include "util/remove_tree.h"
 #include "util/interrupt.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
-namespace {
-
-// --targets: one label per input sample, as many as the batches hold together.
-at::Tensor read_targets(const std::string& path, const std::vector<std::vector<c10::IValue>>& batches) {
-  int64_t samples = 0;
-  for (const auto& batch : batches) samples += batch.at(0).toTensor().size(0);
-  const auto tensors = read_inputs(path);
-  if (tensors.size() != 1 || tensors[0].dim() != 1 || tensors[0].size(0) != samples)
-    throw Error(Exit::bad_input, "expected one 1-d tensor of " + std::to_string(samples) +
-                                     " labels, one per input sample", path,
-                "save the labels with torch.save(labels, FILE), labels.shape == (samples,)");
-  return tensors[0];
-}
-
-}  // namespace
-
 // One batch's forward and backward; what it captured waits here until merged. Never moves: the
 // recorder's hooks hold the selection and the batch file.
 struct Recording::Pass {
@@ -59,50 +41,52 @@ Recording::Recording(InstrumentedModel& model, const RecordOptions& options, std
   if (!options.grad_file.empty()) seed_ = read_gradient_seed(options.grad_file);
 }
 
-void Recording::run(const std::vector<c10::IValue>& inputs,
+void Recording::run(const InputBatches& batches,
                     const std::function<void(int done, int total)>& progress) {
-  const auto batches = split_batches(inputs, options_.batch_size);
-  if (seed_.defined() && batches.size() > 1)
+  if (seed_.defined() && batches.count() > 1)
     throw Error(Exit::usage, "--grad cannot be combined with --batch-size", "--grad",
                 "record the whole input as one batch");
-  const std::vector<at::Tensor> rows = target_rows(batches);
+  if (options_.when.kind == When::Kind::target &&
+      (!batches.targets() || batches.targets()->sizes().size() != 1))
+    throw Error(Exit::bad_input, "expected one 1-d tensor of labels, one per input sample",
+                options_.targets_file,
+                "save the labels with torch.save(labels, FILE), labels.shape == (samples,)");
   Stopwatch clock;
   std::unique_ptr<Pass> last;  // kept
-  for (size_t i = 0; i < batches.size(); ++i) {
+  for (int64_t i = 0; i < batches.count(); ++i) {
     throw_if_interrupted();
-    const int64_t number = static_cast<int64_t>(i) + 1;
-    const at::Tensor kept_rows = rows.empty() ? at::Tensor() : rows[i];
-    if (options_.when.runs_batch(number) && !(kept_rows.defined() && kept_rows.numel() == 0)) {
-      model_.clear_gradients();  // param_grad sums the kept batches' only
-      // Kept tensors are written as they are captured: that disk time counts as the merge's.
-      auto pass = run_pass(batches[i], number, kept_rows);
-      wait_for_device(batches[i]);
-      const double written = pass->disk_seconds();
-      spdlog::debug("timing: batch {} pass {:.6f} s", number, clock.lap() - written);
-      if (keeps(*pass, number)) {
-        layers_.merge(pass->recorder->captured(), pass->calls());
-        layers_.add_param_grads(model_);
-        kept_.push_back(number);
-        last = std::move(pass);
-      } else if (pass->file) {
-        std::filesystem::remove(pass->file->path());
-      }
-      spdlog::debug("timing: batch {} store {:.6f} s", number, clock.lap() + written);
-    }
-    if (progress) progress(static_cast<int>(number), static_cast<int>(batches.size()));
+    const int64_t number = i + 1;
+    if (options_.when.runs_batch(number)) record_batch(batches.get(i), number, clock, last);
+    if (progress) progress(static_cast<int>(number), static_cast<int>(batches.count()));
   }
   throw_if_interrupted();
   if (last) merge_params(*last);
 }
 
-std::vector<at::Tensor> Recording::target_rows(
-    const std::vector<std::vector<c10::IValue>>& batches) const {
+void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch& clock,
+                             std::unique_ptr<Pass>& last) {
+  const at::Tensor kept_rows = target_rows(batch);
+  if (kept_rows.defined() && kept_rows.numel() == 0) return;  // no sample of the target
+  model_.clear_gradients();  // param_grad sums the kept batches' only
+  // Kept tensors are written as they are captured: that disk time counts as the merge's.
+  auto pass = run_pass(batch.inputs, number, kept_rows);
+  wait_for_device(batch.inputs);
+  const double written = pass->disk_seconds();
+  spdlog::debug("timing: batch {} pass {:.6f} s", number, clock.lap() - written);
+  if (keeps(*pass, number)) {
+    layers_.merge(pass->recorder->captured(), pass->calls());
+    layers_.add_param_grads(model_);
+    kept_.push_back(number);
+    last = std::move(pass);
+  } else if (pass->file) {
+    std::filesystem::remove(pass->file->path());
+  }
+  spdlog::debug("timing: batch {} store {:.6f} s", number, clock.lap() + written);
+}
+
+at::Tensor Recording::target_rows(const InputBatch& batch) const {
   if (options_.when.kind != When::Kind::target) return {};
-  const at::Tensor labels = read_targets(options_.targets_file, batches);
-  std::vector<at::Tensor> rows;
-  for (const auto& batch : split_batches({labels}, options_.batch_size))
-    rows.push_back((batch[0].toTensor() == options_.when.target).nonzero().flatten());
-  return rows;
+  return (batch.targets == options_.when.target).nonzero().flatten();
 }
 
 bool Recording::keeps(const Pass& pass, int64_t number) {
@@ -158,7 +142,7 @@ void Recording::validate_layers(const Pass& pass) {
 }
 
 std::string Recording::write(const ModelOptions& model, const InputOptions& inputs,
-                             const std::vector<c10::IValue>& input_values) {
+                             const InputBatches& batches) {
   std::vector<LayerRecording>& layers = layers_.layers();
   write_tensor_files(layers);
   remove_tree(dir_ + "/.spool");
@@ -167,7 +151,7 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
   if (kept_.empty() && options_.when.kind != When::Kind::always)
     spdlog::warn("--when {} kept no batch: nothing was recorded", options_.when.text);
   const std::string manifest =
-      manifest_json({model, inputs, input_values, options_, kept_, first_nonfinite_, layers})
+      manifest_json({model, inputs, batches, options_, kept_, first_nonfinite_, layers})
           .dump(2) +
       "\n";
   write_file_atomic(dir_ + "/manifest.json", manifest);

@@ -17,6 +17,8 @@
 #include "record/nonfinite.h"
 #include "record/record_options.h"
 #include "record/recorded_layers.h"
+#include "tensors/input_batches.h"
+#include "util/stopwatch.h"
 
 namespace modrec {
 
@@ -31,15 +33,15 @@ class Recording {
   Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir,
             Backward backward = {});
 
-  // Splits `inputs` into batches (--batch-size) and records each; `progress(done, total)` after
-  // each. Interruptible between passes. Logs each pass's and each merge's time (-v).
-  void run(const std::vector<c10::IValue>& inputs,
-           const std::function<void(int done, int total)>& progress);
+  // Records each batch, read as its turn comes; `progress(done, total)` after each.
+  // Interruptible between passes. Logs each pass's and each merge's time (-v).
+  // --when target:K reads the batches' targets (one label per sample, 1-d).
+  void run(const InputBatches& batches, const std::function<void(int done, int total)>& progress);
 
   // Completes the tensor files and writes stats.json, stats.csv and manifest.json; returns the
   // manifest's text. Warns when --when kept no batch.
   std::string write(const ModelOptions& model, const InputOptions& inputs,
-                    const std::vector<c10::IValue>& input_values);
+                    const InputBatches& batches);
 
   // What run() recorded: the statistics are complete, tensor files are not before write().
   const std::vector<LayerRecording>& layers() const { return layers_.layers(); }
@@ -48,11 +50,14 @@ class Recording {
 
  private:
   struct Pass;
+  // Runs and keeps (or drops, under --when) one batch's pass; `last` holds the last one kept.
+  void record_batch(const InputBatch& batch, int64_t number, Stopwatch& clock,
+                    std::unique_ptr<Pass>& last);
   std::unique_ptr<Pass> run_pass(const std::vector<c10::IValue>& batch, int64_t number,
                                  const at::Tensor& rows);
   void validate_layers(const Pass& pass);
-  // --when target:K: per batch, the rows whose label is K (all batches' labels read up front).
-  std::vector<at::Tensor> target_rows(const std::vector<std::vector<c10::IValue>>& batches) const;
+  // --when target:K: the batch's rows whose label is K; undefined for other --when.
+  at::Tensor target_rows(const InputBatch& batch) const;
   // --when nonfinite: whether the pass saw a NaN or ±Inf; the first one is reported.
   bool keeps(const Pass& pass, int64_t number);
   void merge_params(const Pass& any);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "tensors/dtype.h"
 #include "util/error.h"
@@ -80,16 +81,10 @@ size_t data_size(const std::vector<int64_t>& shape, size_t item, size_t availabl
   return size;
 }
 
-void swap_bytes(at::Tensor& t) {
-  size_t item = t.element_size(), count = static_cast<size_t>(t.numel());
-  if (t.is_complex()) item /= 2, count *= 2;  // each half of a complex value is swapped on its own
-  auto p = static_cast<char*>(t.data_ptr());
-  for (size_t i = 0; i < count; ++i) std::reverse(p + i * item, p + (i + 1) * item);
-}
 
 }  // namespace
 
-at::Tensor parse_npy(const std::string& bytes, const std::string& path) {
+NpyLayout parse_npy_header(std::string_view bytes, const std::string& path) {
   if (bytes.size() < 10 || bytes.compare(0, kMagicSize, kMagic) != 0)
     throw bad_npy(path, "is not a .npy file");
   int major = static_cast<unsigned char>(bytes[6]);
@@ -97,20 +92,36 @@ at::Tensor parse_npy(const std::string& bytes, const std::string& path) {
   if (major < 1 || major > 3 || bytes.size() < 8 + len_size) throw bad_npy(path, "has an unknown .npy version");
   size_t header_len = 0;
   for (size_t i = len_size; i-- > 0;) header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + i]);
-  size_t data_at = 8 + len_size + header_len;
-  if (data_at > bytes.size()) throw bad_npy(path, "is a truncated .npy file");
-  std::string header = bytes.substr(8 + len_size, header_len);
-  bool swap = false;
-  at::ScalarType type = parse_descr(dict_value(header, "descr", path), swap, path);
-  bool fortran = dict_value(header, "fortran_order", path) == "True";
-  std::vector<int64_t> shape = parse_shape(dict_value(header, "shape", path), path);
-  if (fortran) std::reverse(shape.begin(), shape.end());
-  size_t nbytes = data_size(shape, c10::elementSize(type), bytes.size() - data_at, path);
-  at::Tensor t = at::empty(shape, at::TensorOptions().dtype(type));
-  if (nbytes > 0) std::memcpy(t.data_ptr(), bytes.data() + data_at, nbytes);
-  if (swap) swap_bytes(t);
-  if (fortran) {  // Fortran order is C order of the reversed shape, transposed back
-    std::vector<int64_t> dims(shape.size());
+  NpyLayout layout;
+  layout.data_at = 8 + len_size + header_len;
+  if (layout.data_at > bytes.size()) throw bad_npy(path, "is a truncated .npy file");
+  std::string header(bytes.substr(8 + len_size, header_len));
+  layout.type = parse_descr(dict_value(header, "descr", path), layout.swap, path);
+  layout.fortran = dict_value(header, "fortran_order", path) == "True";
+  layout.shape = parse_shape(dict_value(header, "shape", path), path);
+  if (layout.fortran) std::reverse(layout.shape.begin(), layout.shape.end());
+  return layout;
+}
+
+size_t npy_data_size(const NpyLayout& layout, size_t available, const std::string& path) {
+  return data_size(layout.shape, c10::elementSize(layout.type), available, path);
+}
+
+void npy_swap_bytes(at::Tensor& t) {
+  size_t item = t.element_size(), count = static_cast<size_t>(t.numel());
+  if (t.is_complex()) item /= 2, count *= 2;  // each half of a complex value is swapped on its own
+  auto p = static_cast<char*>(t.data_ptr());
+  for (size_t i = 0; i < count; ++i) std::reverse(p + i * item, p + (i + 1) * item);
+}
+
+at::Tensor parse_npy(const std::string& bytes, const std::string& path) {
+  const NpyLayout layout = parse_npy_header(bytes, path);
+  size_t nbytes = npy_data_size(layout, bytes.size() - layout.data_at, path);
+  at::Tensor t = at::empty(layout.shape, at::TensorOptions().dtype(layout.type));
+  if (nbytes > 0) std::memcpy(t.data_ptr(), bytes.data() + layout.data_at, nbytes);
+  if (layout.swap) npy_swap_bytes(t);
+  if (layout.fortran) {  // Fortran order is C order of the reversed shape, transposed back
+    std::vector<int64_t> dims(layout.shape.size());
     for (size_t i = 0; i < dims.size(); ++i) dims[i] = static_cast<int64_t>(dims.size() - 1 - i);
     t = t.permute(dims).contiguous();
   }

@@ -59,7 +59,7 @@ std::optional<TrainingStop> Training::run(
       recording = std::make_unique<Recording>(
           model_, record_, dir_,
           [&](const c10::IValue& output) { loss = backward(output, batch.targets); });
-      recording->run(batch.inputs, {});
+      recording->run(InputBatches::of(batch.inputs), {});
     } else {
       NoHooks none;
       TraceCollector trace;
@@ -89,7 +89,7 @@ TrainingStop Training::find_nonfinite(int64_t step, const StepBatch& batch) {
   all.save = SaveFormat::none;
   all.when = When::parse("nonfinite");
   Recording recording(model_, all, dir_);
-  recording.run(batch.inputs, {});
+  recording.run(InputBatches::of(batch.inputs), {});
   const auto& found = recording.nonfinite_found();
   return found ? TrainingStop{step, found->label, found->path} : TrainingStop{step, "", ""};
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "load/version.h"
+#include "tensors/input_manifest.h"
 #include "util/sha256.h"
 
 namespace modrec {
@@ -42,6 +43,12 @@ nlohmann::json stopped_json(const std::optional<TrainingStop>& stopped) {
   return out;
 }
 
+nlohmann::json sources_json(const InputBatches& data) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : data.sources()) out.push_back(source_json(*s));
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json watch_manifest_json(const WatchedRun& run) {
@@ -52,7 +59,8 @@ nlohmann::json watch_manifest_json(const WatchedRun& run) {
           {"libtorch_version", libtorch_version()},
           {"command", "watch"},
           {"model", {{"path", run.model.path}, {"sha256", sha256_file(run.model.path)}}},
-          {"inputs", {{"files", run.inputs.files}}},
+          {"inputs", {{"files", run.inputs.files}, {"sources", sources_json(run.data)}}},
+          {"shard", shard_json(run.inputs.shard, run.data.range())},
           {"options", options_json(run)},
           {"losses", losses},
           {"recorded_steps", run.training.recorded()},

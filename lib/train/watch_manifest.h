@@ -8,6 +8,7 @@
 
 #include "load/load_options.h"
 #include "record/record_options.h"
+#include "tensors/input_batches.h"
 #include "train/train_options.h"
 #include "train/training.h"
 
@@ -16,6 +17,7 @@ namespace modrec {
 struct WatchedRun {
   const ModelOptions& model;
   const InputOptions& inputs;
+  const InputBatches& data;  // the --input (and --targets) sources, the --shard's range
   const RecordOptions& record;
   const TrainOptions& train;
   const Training& training;

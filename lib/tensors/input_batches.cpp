@@ -1,0 +1,62 @@
+#include "tensors/input_batches.h"
+
+#include "util/error.h"
+
+namespace modrec {
+namespace {
+
+// The samples every input shares, checked when they are to be cut along dim 0.
+int64_t shared_samples(const std::vector<SourcePtr>& inputs, bool cut, const char* flag) {
+  const int64_t samples = inputs.empty() ? -1 : inputs[0]->samples();
+  for (const auto& s : inputs)
+    if (cut && (s->samples() < 0 || s->samples() != samples))
+      throw Error(Exit::usage,
+                  std::string("inputs must be tensors sharing their first dimension to be ") +
+                      (std::string(flag) == "--shard" ? "sharded" : "batched"),
+                  flag, std::string("drop ") + flag + " or give inputs with equal dim 0");
+  return samples;
+}
+
+}  // namespace
+
+InputBatches::InputBatches(std::vector<SourcePtr> inputs, SourcePtr targets, int64_t batch_size,
+                           const std::optional<Shard>& shard, at::Device device,
+                           const std::string& targets_name)
+    : inputs_(std::move(inputs)),
+      targets_(std::move(targets)),
+      batch_size_(batch_size),
+      sharded_(shard.has_value()),
+      device_(device) {
+  total_ = shared_samples(inputs_, !whole(), shard ? "--shard" : "--batch-size");
+  range_ = whole() ? SampleRange{0, std::max<int64_t>(total_, 1)} : shard_range(shard, total_);
+  if (targets_ && targets_->samples() != total_)
+    throw Error(Exit::bad_input,
+                "--targets holds " + std::to_string(targets_->samples()) + " rows, expected " +
+                    std::to_string(total_) + " labels: one per input sample",
+                targets_name, "save one target per sample along dim 0");
+}
+
+InputBatches InputBatches::of(const std::vector<c10::IValue>& values) {
+  std::vector<SourcePtr> sources;
+  for (const auto& v : values) sources.push_back(memory_source(v.toTensor()));
+  const at::Device device = values.empty() ? at::kCPU : values[0].toTensor().device();
+  return InputBatches(std::move(sources), nullptr, 0, std::nullopt, device);
+}
+
+int64_t InputBatches::count() const {
+  return whole() ? 1 : (range_.size() + batch_size_ - 1) / (batch_size_ ? batch_size_ : range_.size());
+}
+
+InputBatch InputBatches::get(int64_t index) const {
+  const int64_t size = batch_size_ ? batch_size_ : range_.size();
+  const SampleRange rows{range_.start + index * size, std::min(range_.end, range_.start + (index + 1) * size)};
+  InputBatch batch;
+  for (const auto& s : inputs_) {
+    const at::Tensor t = whole() ? s->all() : s->rows(rows);
+    batch.inputs.emplace_back(t.device() == device_ ? t : t.to(device_));
+  }
+  if (targets_) batch.targets = whole() ? targets_->all() : targets_->rows(rows);
+  return batch;
+}
+
+}  // namespace modrec

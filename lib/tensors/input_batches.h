@@ -1,0 +1,51 @@
+// The batches a run feeds its model: --batch-size rows at a time from the --input sources, within
+// the --shard's range, each read when its turn comes and moved to the run's device.
+#pragma once
+#include <ATen/core/ivalue.h>
+
+#include <optional>
+#include <vector>
+
+#include "load/shard.h"
+#include "tensors/sample_source.h"
+
+namespace modrec {
+
+struct InputBatch {
+  std::vector<c10::IValue> inputs;  // one per forward argument, on the device
+  at::Tensor targets;               // the batch's rows of the targets (CPU), or undefined
+};
+
+class InputBatches {
+ public:
+  // `inputs`: one source per forward argument; `targets`: one row per sample, or null.
+  // `batch_size` 0: one batch. Batching or sharding needs sources sharing their dim 0: a usage
+  // Error naming --batch-size or --shard otherwise (without either, every input is passed whole,
+  // whatever its shape). Targets of another sample count are Error(bad_input) naming
+  // `targets_name` (their file).
+  InputBatches(std::vector<SourcePtr> inputs, SourcePtr targets, int64_t batch_size,
+               const std::optional<Shard>& shard, at::Device device,
+               const std::string& targets_name = "");
+  // Tensors already in memory and on their device, run as one batch.
+  static InputBatches of(const std::vector<c10::IValue>& values);
+
+  int64_t count() const;
+  InputBatch get(int64_t index) const;  // index from 0, < count()
+  SampleRange range() const { return range_; }  // the samples the batches cover
+  int64_t total_samples() const { return total_; }  // of the whole source (-1: a 0-dim input)
+  const std::vector<SourcePtr>& sources() const { return inputs_; }
+  const SourcePtr& targets() const { return targets_; }
+
+ private:
+  bool whole() const { return batch_size_ == 0 && !sharded_; }
+
+  std::vector<SourcePtr> inputs_;
+  SourcePtr targets_;
+  int64_t batch_size_ = 0;
+  bool sharded_ = false;
+  at::Device device_;
+  int64_t total_ = 0;
+  SampleRange range_;
+};
+
+}  // namespace modrec

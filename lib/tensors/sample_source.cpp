@@ -1,0 +1,56 @@
+#include "tensors/sample_source.h"
+
+#include <fstream>
+
+#include "tensors/file_sequence.h"
+#include "tensors/npy_source.h"
+#include "tensors/read_inputs.h"
+
+namespace modrec {
+namespace {
+
+class MemorySource final : public SampleSource {
+ public:
+  MemorySource(at::Tensor t, std::string kind, std::string path)
+      : SampleSource(t.sizes().vec(), t.scalar_type()),
+        t_(std::move(t)),
+        kind_(std::move(kind)),
+        path_(std::move(path)) {}
+
+  at::Tensor rows(SampleRange range) override { return t_.narrow(0, range.start, range.size()); }
+  at::Tensor all() override { return t_; }
+  std::string kind() const override { return kind_; }
+  std::vector<SourceFile> files() const override {
+    if (path_.empty()) return {};
+    return {identify_file(path_)};
+  }
+
+ private:
+  at::Tensor t_;
+  std::string kind_, path_;
+};
+
+bool starts_as_npy(const std::string& path) {
+  char magic[6] = {};
+  std::ifstream in(path, std::ios::binary);
+  return in.read(magic, sizeof magic) && std::string(magic, sizeof magic) == "\x93NUMPY";
+}
+
+}  // namespace
+
+SourcePtr memory_source(at::Tensor t, std::string kind, std::string path) {
+  return std::make_shared<MemorySource>(std::move(t), std::move(kind), std::move(path));
+}
+
+std::vector<SourcePtr> open_input(const std::string& text) {
+  if (names_many_files(text)) return {std::make_shared<FileSequenceSource>(list_input_files(text))};
+  if (starts_as_npy(text)) {
+    SourcePtr npy = open_npy_source(text);
+    return {npy ? npy : memory_source(read_inputs(text).at(0), "npy", text)};
+  }
+  std::vector<SourcePtr> sources;
+  for (auto& t : read_inputs(text)) sources.push_back(memory_source(std::move(t), "tensor_file", text));
+  return sources;
+}
+
+}  // namespace modrec
