@@ -12,12 +12,23 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      `timing: batch 1 pass` debug line) against plain forward+backward, for one layer, all layers
      without tensors, all layers with tensors, run round-robin with the plain program; the
      write is reported apart, in MB/s;
-  3. peak RSS of `record --layers all --save none` for 16 batches of 1 against 1 batch of 1, and
+  3. peak RSS of `record --layers all --save none` for 16 batches of 1 against 1 batch of 1 (the
+     samples in a torch.save file, read whole, and in a .npy, read a batch at a time), and
      of `--save pt` against `--save none` for the batch of 8 (kept tensors go to disk as captured);
   4. the statistics kernel alone: ns per float (scripts/bench/stats_throughput, one thread);
   5. the FLOP observer: `summary --columns flops` on resnet18, batch 8 at 224x224 (its pass is a
      forward and a backward under the observer) against plain forward+backward, round-robin, and
      the whole process against `summary` without the column (a no-grad forward, no observer).
+  6. streaming (only with --only streaming; it writes --stream-gb + 0.5 GB of .npy): peak RSS of
+     `record --layers all --save none --batch-size 256` over a memory-mapped .npy of --stream-gb GB
+     (default 8) against one of 0.5 GB, samples 3x64x64 float32, on samples/TinyConvNet.pt; and
+     samples/s of each against plain_libtorch reading the same batches with pread (forward +
+     backward of the same model, same threads).
+  7. watch (also alone with --only watch): `watch resnet18 --layers all --every 1` (outputs,
+     output gradients, parameters, their gradients and updates of every layer at every step;
+     statistics only) against plain LibTorch SGD steps on the same batch of 8 at 224x224, loss
+     the output's sum, train mode: the median step time after the first, and the whole
+     processes, round-robin.
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input, thread count and device (--device cuda: model, input and
 statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
@@ -115,6 +126,14 @@ class Bench:
             torch.save(torch.randn(*shape), path)
         return path
 
+    def npy_file(self, shape):
+        """input_file's tensor saved with numpy."""
+        path = self.input_file(shape)[:-3] + ".npy"
+        if not os.path.exists(path):
+            import numpy
+            numpy.save(path, torch.load(self.input_file(shape)).numpy())
+        return path
+
     def fresh_dir(self, name):
         path = os.path.join(self.work, name)
         shutil.rmtree(path, ignore_errors=True)
@@ -164,6 +183,51 @@ class Bench:
             "process_ratio_vs_no_flops": median([w / v for (w, _, _), (v, _, _)
                                                  in zip(counted, uncounted)]),
         }
+
+    # 6. streaming -------------------------------------------------------------------------
+    def stream_file(self, gb):
+        """A C-order float32 .npy of about `gb` GB of seeded normal 3x64x64 samples."""
+        import numpy as np
+        samples = int(gb * 1e9) // (3 * 64 * 64 * 4)
+        path = os.path.join(self.work, f"stream_{samples}.npy")
+        if not os.path.exists(path):
+            rng = np.random.default_rng(0)
+            a = np.lib.format.open_memmap(path + ".tmp", mode="w+", dtype=np.float32,
+                                          shape=(samples, 3, 64, 64))
+            for i in range(0, samples, 4096):
+                a[i:i + 4096] = rng.standard_normal(a[i:i + 4096].shape, dtype=np.float32)
+            a.flush()
+            del a
+            os.replace(path + ".tmp", path)
+        return path, samples
+
+    def timed_rss(self, cmd):
+        """(wall seconds, peak RSS in kB, stdout) of one process under /usr/bin/time -v."""
+        wall, proc = run(["/usr/bin/time", "-v", *cmd])
+        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
+        return wall, int(m.group(1)), proc.stdout
+
+    def streaming(self):
+        model = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples",
+                             "TinyConvNet.pt")
+        out = {"model": "TinyConvNet", "sample_shape": [3, 64, 64], "batch_size": 256}
+        for name, gb in (("small", 0.5), ("large", self.args.stream_gb)):
+            path, samples = self.stream_file(gb)
+            run_dir = self.fresh_dir("stream-run")
+            wall, rss, _ = self.timed_rss([self.modrec, *self.thread_args, "record", model,
+                                           "--input", path, "--batch-size", "256", "--layers",
+                                           "all", "--save", "none", "--out", run_dir])
+            shutil.rmtree(run_dir)
+            plain_wall, plain_rss, plain_out = self.timed_rss(
+                [self.plain, model, "--stream-npy", path, "--batch-size", "256", "--mode",
+                 "backward", *self.thread_args])
+            out[name] = {"gb": os.path.getsize(path) / 1e9, "samples": samples,
+                         "modrec_rss_kb": rss, "modrec_samples_per_s": samples / wall,
+                         "plain_rss_kb": plain_rss, "plain_process_samples_per_s": samples / plain_wall,
+                         "plain_pass_samples_per_s": json.loads(plain_out)["samples_per_s"]}
+        out["rss_ratio"] = out["large"]["modrec_rss_kb"] / out["small"]["modrec_rss_kb"]
+        out["target"] = RSS_TARGET
+        return out
 
     # 2. record ----------------------------------------------------------------------------
     def plain_backward(self, runs):
@@ -242,11 +306,16 @@ class Bench:
         # two batches: tells a one-time cost of the second pass from growth with the batches
         two = self.rss_of(model, self.input_file((2, 3, 224, 224)), ["--batch-size", "1"])
         many = self.rss_of(model, self.input_file((16, 3, 224, 224)), ["--batch-size", "1"])
+        # the same samples as memory-mapped .npy files, read a batch at a time
+        one_npy = self.rss_of(model, self.npy_file((1, 3, 224, 224)), [])
+        many_npy = self.rss_of(model, self.npy_file((16, 3, 224, 224)), ["--batch-size", "1"])
         batch8 = self.input_file((8, 3, 224, 224))
         stats_only = self.rss_of(model, batch8, [])
         tensors = self.rss_of(model, batch8, [], save="pt")
         return {"model": "resnet18", "one_batch_kb": one, "two_batches_kb": two,
                 "sixteen_batches_kb": many, "ratio": many / one, "ratio_vs_two": many / two,
+                "one_batch_npy_kb": one_npy, "sixteen_batches_npy_kb": many_npy,
+                "ratio_npy": many_npy / one_npy,
                 "target": RSS_TARGET, "batch8_none_kb": stats_only, "batch8_pt_kb": tensors}
 
     def rss_of(self, model, inp, extra, save="none"):
@@ -322,8 +391,12 @@ def report(res):
           f"BLAS {env['blas']}, "
           f"torch {env['libtorch_version']}, load avg {env['load_avg'][0]:.2f}")
     print(f"  libraries: {', '.join(env['torch_libraries'])}")
-    if "summary" not in res:  # --only flops
-        return report_flops(res["flops"])
+    if "streaming" in res:
+        return report_streaming(res["streaming"])
+    if "rss" in res and "record" not in res:
+        return report_rss(res["rss"])
+    if "summary" not in res:  # --only flops or watch
+        return report_flops(res["flops"]) if "flops" in res else report_watch(res["watch"])
     s, r, m = res["summary"], res["record"], res["rss"]
     print(f"\n1. summary resnet50 {s['input_size']} (median of {s['runs']} processes)")
     print(f"  process: modrec {s['modrec_process_s']:.3f} s, plain {s['plain_process_s']:.3f} s, "
@@ -352,18 +425,12 @@ def report(res):
               f"{c['process_ratio']:.2f}x; write {c['write_s']:.3f} s for "
               f"{c['written_mb']:.1f} MB{rate}; {c['recorded_elements'] / 1e6:.1f} M elements"
               f"{per_el}; process CPU incl. write {c['process_cpu_ratio']:.2f}x")
-    print(f"\n3. peak RSS record resnet18 --layers all --save none")
-    print(f"  1 batch of 1: {m['one_batch_kb'] / 1024:.0f} MiB, 16 batches of 1: "
-          f"{m['sixteen_batches_kb'] / 1024:.0f} MiB, ratio {m['ratio']:.3f} "
-          f"(target <= {m['target']}: {mark(m['ratio'] <= m['target'])})")
-    print(f"  2 batches of 1: {m['two_batches_kb'] / 1024:.0f} MiB; 16 against 2 batches: "
-          f"{m['ratio_vs_two']:.3f}")
-    print(f"  batch of 8, all layers: --save none {m['batch8_none_kb'] / 1024:.0f} MiB, --save pt "
-          f"{m['batch8_pt_kb'] / 1024:.0f} MiB ({r['all_layers_pt']['written_mb']:.0f} MB kept)")
+    report_rss(m, r["all_layers_pt"]["written_mb"])
     k = res["stats_kernel"]
     print(f"\n4. statistics kernel: {k['ns_per_element']:.2f} ns per float, {k['gb_per_s']:.1f} GB/s "
           f"on one thread (AVX2 kernels: {'yes' if k['avx2'] else 'no'})")
     report_flops(res["flops"])
+    report_watch(res["watch"])
 
 
 def report_flops(f):
@@ -376,6 +443,43 @@ def report_flops(f):
           f"{f['no_flops_pass_s']:.3f} s): {f['process_ratio_vs_no_flops']:.2f}x")
 
 
+def report_rss(m, kept_mb=None):
+    print(f"\n3. peak RSS record resnet18 --layers all --save none")
+    print(f"  1 batch of 1: {m['one_batch_kb'] / 1024:.0f} MiB, 16 batches of 1: "
+          f"{m['sixteen_batches_kb'] / 1024:.0f} MiB, ratio {m['ratio']:.3f} "
+          f"(target <= {m['target']}: {mark(m['ratio'] <= m['target'])})")
+    print(f"  the same from .npy files (memory-mapped, read a batch at a time): 1 batch "
+          f"{m['one_batch_npy_kb'] / 1024:.0f} MiB, 16 batches {m['sixteen_batches_npy_kb'] / 1024:.0f}"
+          f" MiB, ratio {m['ratio_npy']:.3f} ({mark(m['ratio_npy'] <= m['target'])})")
+    print(f"  2 batches of 1: {m['two_batches_kb'] / 1024:.0f} MiB; 16 against 2 batches: "
+          f"{m['ratio_vs_two']:.3f}")
+    if kept_mb is not None:
+        print(f"  batch of 8, all layers: --save none {m['batch8_none_kb'] / 1024:.0f} MiB, --save pt "
+              f"{m['batch8_pt_kb'] / 1024:.0f} MiB ({kept_mb:.0f} MB kept)")
+
+
+def report_watch(w):
+    print(f"\n7. watch {w['model']} {'x'.join(map(str, w['input']))} --layers all --every 1 "
+          f"against plain LibTorch SGD steps ({w['steps']} steps, median of {w['runs']} "
+          f"processes each, round-robin)")
+    print(f"  step (median after the first): watch {w['watch_step_s']:.3f} s, plain "
+          f"{w['plain_step_s']:.3f} s: {w['step_ratio']:.2f}x; first step {w['first_step_ratio']:.2f}x; "
+          f"whole process {w['process_ratio']:.2f}x")
+
+
+def report_streaming(st):
+    print(f"\n6. streaming: record {st['model']} --layers all --save none --batch-size "
+          f"{st['batch_size']} over a memory-mapped .npy of {st['sample_shape']} float32 samples")
+    for name in ("small", "large"):
+        c = st[name]
+        print(f"  {c['gb']:.2f} GB ({c['samples']} samples): peak RSS {c['modrec_rss_kb'] / 1024:.0f} "
+              f"MiB (plain {c['plain_rss_kb'] / 1024:.0f} MiB); {c['modrec_samples_per_s']:.0f} "
+              f"samples/s against plain LibTorch's {c['plain_process_samples_per_s']:.0f} (whole "
+              f"processes; plain's pass alone {c['plain_pass_samples_per_s']:.0f})")
+    print(f"  peak RSS large/small: {st['rss_ratio']:.3f} (target <= {st['target']}: "
+          f"{mark(st['rss_ratio'] <= st['target'])})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", required=True, help="Release build dir with models/ in it")
@@ -384,17 +488,26 @@ def main():
     ap.add_argument("--record-runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    ap.add_argument("--only", choices=["flops"], help="run this section alone")
+    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss"], help="run this section alone")
+    ap.add_argument("--stream-gb", type=float, default=8.0,
+                    help="size of the large .npy of the streaming section")
     args = ap.parse_args()
     bench = Bench(args)
     os.makedirs(bench.work, exist_ok=True)
     start = time.perf_counter()
     if args.only == "flops":
         res = {"environment": bench.environment(), "flops": bench.flops()}
+    elif args.only == "rss":
+        res = {"environment": bench.environment(), "rss": bench.peak_rss()}
+    elif args.only == "watch":
+        res = {"environment": bench.environment(), "watch": bench.watch()}
+    elif args.only == "streaming":
+        res = {"environment": bench.environment(), "streaming": bench.streaming()}
     else:
         res = {"environment": bench.environment(), "summary": bench.summary(),
                "record": bench.record(), "rss": bench.peak_rss(),
-               "stats_kernel": bench.stats_kernel(), "flops": bench.flops()}
+               "stats_kernel": bench.stats_kernel(), "flops": bench.flops(),
+               "watch": bench.watch()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")

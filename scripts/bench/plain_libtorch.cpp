@@ -4,16 +4,27 @@
 //
 //   plain_libtorch MODEL (--input FILE | --input-size 8x3x224x224) [--mode forward|backward]
 //                  [--reps N] [--threads T] [--device cpu|cuda]
+//   plain_libtorch MODEL --stream-npy FILE --batch-size B [--mode ...] [--threads T]
+//   plain_libtorch MODEL --input FILE --train-steps N [--lr F] [--threads T]
+//
+// --train-steps: N SGD steps in train mode on the whole input, loss the sum of the first output
+// (what `modrec watch --loss sum --optimizer sgd` runs), each step timed.
+// --stream-npy: one pass over a C-order float32 .npy, B samples at a time read with pread into a
+// fresh tensor (what a plain data loader does), for the data-at-scale benchmark's samples/s.
 //
 // forward: one forward under NoGradGuard; backward: forward with autograd on plus
 // sum().backward() of the first output. On the GPU a repetition ends when the device is done. Parameter gradients are reset between repetitions so that
 // every repetition does what modrec's single pass does (no accumulation into existing grads).
 #include <ATen/Parallel.h>
 #include <torch/cuda.h>
+#include <torch/optim/sgd.h>
 #include <torch/script.h>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <ctime>
@@ -77,6 +88,66 @@ Times time_one(torch::jit::Module& model, const at::Tensor& input, bool backward
   return {seconds_since(start), double(std::clock() - cpu_start) / CLOCKS_PER_SEC};
 }
 
+// The shape a numpy-written float32 C-order .npy holds, and where its data starts.
+std::vector<int64_t> npy_shape(int fd, off_t& data_at) {
+  char head[4096] = {};
+  const ssize_t n = pread(fd, head, sizeof head, 0);
+  const std::string text(head, n > 0 ? static_cast<size_t>(n) : 0);
+  if (text.find("'<f4'") == std::string::npos || text.find("'fortran_order': False") == std::string::npos)
+    throw std::runtime_error("--stream-npy needs a C-order float32 .npy");
+  data_at = static_cast<off_t>(text.find('\n') + 1);
+  std::vector<int64_t> shape;
+  const size_t open = text.find("'shape': (") + 10;
+  std::stringstream dims(text.substr(open, text.find(')', open) - open));
+  for (std::string d; std::getline(dims, d, ',');)
+    if (d.find_first_of("0123456789") != std::string::npos) shape.push_back(std::stoll(d));
+  return shape;
+}
+
+// One pass over the file's batches; prints the JSON report.
+int stream_npy(torch::jit::Module& model, const std::string& path, int64_t batch, bool backward) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  off_t data_at = 0;
+  std::vector<int64_t> shape = npy_shape(fd, data_at);
+  const int64_t samples = shape[0];
+  int64_t row = 4;
+  for (size_t d = 1; d < shape.size(); ++d) row *= shape[d];
+  const auto start = Clock::now();
+  for (int64_t first = 0; first < samples; first += batch) {
+    shape[0] = std::min(batch, samples - first);
+    at::Tensor input = at::empty(shape);
+    if (pread(fd, input.data_ptr(), static_cast<size_t>(shape[0] * row), data_at + first * row) < 0)
+      throw std::runtime_error("read failed");
+    reset_grads(model);
+    time_one(model, input, backward);
+  }
+  const double seconds = seconds_since(start);
+  close(fd);
+  std::cout << nlohmann::json{{"samples", samples}, {"batch_size", batch}, {"seconds", seconds},
+                              {"samples_per_s", samples / seconds}}.dump()
+            << "\n";
+  return 0;
+}
+
+// N optimizer steps; prints the JSON report.
+int train_steps(torch::jit::Module& model, const at::Tensor& input, int steps, double lr) {
+  model.train();
+  std::vector<at::Tensor> params;
+  for (const at::Tensor& p : model.parameters()) params.push_back(p);
+  torch::optim::SGD sgd(params, torch::optim::SGDOptions(lr));
+  std::vector<double> times;
+  for (int i = 0; i < steps; ++i) {
+    const auto start = Clock::now();
+    sgd.zero_grad();
+    first_tensor(model.forward({input})).sum().backward();
+    sgd.step();
+    if (input.is_cuda()) torch::cuda::synchronize();
+    times.push_back(seconds_since(start));
+  }
+  std::cout << nlohmann::json{{"step_times_s", times}}.dump() << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -91,8 +162,16 @@ int main(int argc, char** argv) {
   app.add_option("--reps", reps)->check(CLI::PositiveNumber);
   app.add_option("--threads", threads);
   app.add_option("--device", device)->check(CLI::IsMember({"cpu", "cuda"}));
+  std::string stream_file;
+  int64_t batch_size = 0;
+  app.add_option("--stream-npy", stream_file);
+  app.add_option("--batch-size", batch_size);
+  int train = 0;
+  double lr = 0.01;
+  app.add_option("--train-steps", train);
+  app.add_option("--lr", lr);
   CLI11_PARSE(app, argc, argv);
-  if (input_file.empty() == input_size.empty()) {
+  if (input_file.empty() == input_size.empty() && stream_file.empty()) {
     std::cerr << "plain_libtorch: give exactly one of --input and --input-size\n";
     return 2;
   }
@@ -104,9 +183,11 @@ int main(int argc, char** argv) {
   model.eval();
   model.to(at::Device(device));  // as modrec: the load's time includes the copy to the device
   const double load_s = seconds_since(start);
+  if (!stream_file.empty()) return stream_npy(model, stream_file, batch_size, mode == "backward");
   start = Clock::now();
   const at::Tensor input = read_input(input_file, input_size).to(at::Device(device));
   const double input_s = seconds_since(start);
+  if (train > 0) return train_steps(model, input, train, lr);
 
   std::vector<double> times, cpu_times;
   for (int i = 0; i < reps; ++i) {
