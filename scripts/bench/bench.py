@@ -184,6 +184,30 @@ class Bench:
                                                  in zip(counted, uncounted)]),
         }
 
+    # 7. watch ---------------------------------------------------------------------------
+    def watch(self):
+        model, k, steps = self.model("resnet18"), self.args.record_runs, 6
+        inp = self.input_file((8, 3, 224, 224))
+        plain, watched = [], []
+        for _ in range(k):
+            wall, proc = run([self.plain, model, "--input", inp, "--train-steps", str(steps),
+                              "--lr", "0.01", *self.thread_args, *self.device_args])
+            plain.append((wall, json.loads(proc.stdout)["step_times_s"]))
+            wall, ph, _ = self.modrec_run(["watch", model, "--input", inp, "--loss", "sum",
+                                           "--optimizer", "sgd", "--lr", "0.01", "--steps",
+                                           str(steps), "--batch-size", "8", "--layers", "all",
+                                           "--every", "1", "--out", self.fresh_dir("watch")])
+            watched.append((wall, [ph[f"step {i}"] for i in range(1, steps + 1)]))
+        return {
+            "model": "resnet18", "input": [8, 3, 224, 224], "runs": k, "steps": steps,
+            "plain_step_s": median([median(t[1:]) for _, t in plain]),
+            "watch_step_s": median([median(t[1:]) for _, t in watched]),
+            "step_ratio": median([median(w[1:]) / median(p[1:])
+                                  for (_, w), (_, p) in zip(watched, plain)]),
+            "first_step_ratio": median([w[0] / p[0] for (_, w), (_, p) in zip(watched, plain)]),
+            "process_ratio": median([w / p for (w, _), (p, _) in zip(watched, plain)]),
+        }
+
     # 6. streaming -------------------------------------------------------------------------
     def stream_file(self, gb):
         """A C-order float32 .npy of about `gb` GB of seeded normal 3x64x64 samples."""
