@@ -91,3 +91,11 @@ TEST_CASE("samples that are not the shard's range are refused") {
   CHECK(e.first == Exit::bad_input);
   CHECK(e.second.find("\"samples\" is 4, its shard holds 5") != std::string::npos);
 }
+
+TEST_CASE("a shard index outside its count is refused") {
+  json m = test::shard_manifest(1, 2, 10);
+  m["shard"]["index"] = 2;
+  const auto e = error_of([&] { test::shard_run(m); });
+  CHECK(e.first == Exit::bad_input);
+  CHECK(e.second.find("is no part of 2") != std::string::npos);
+}

@@ -41,6 +41,7 @@ TEST_CASE("a duplicated or missing shard names the pair of runs around it") {
         std::string::npos);
   CHECK(refusal({part(0), part(1), part(2)}).find("shard 3/4 is missing (s0 and s2)") !=
         std::string::npos);
+  CHECK(refusal({part(2)}).find("shard 0/4 is missing (s2):") != std::string::npos);
 }
 
 TEST_CASE("ranges that overlap, leave a gap or miss the input's ends are refused") {
