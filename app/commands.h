@@ -18,5 +18,6 @@ Command add_diff(CLI::App& app);
 Command add_graph(CLI::App& app);
 Command add_watch(CLI::App& app, const bool& quiet);
 Command add_report(CLI::App& app);
+Command add_merge(CLI::App& app);
 
 }  // namespace modrec::cli

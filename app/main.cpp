@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
                                                    modrec::cli::add_diff(app),
                                                    modrec::cli::add_graph(app),
                                                    modrec::cli::add_watch(app, g.quiet),
-                                                   modrec::cli::add_report(app)};
+                                                   modrec::cli::add_report(app),
+                                                   modrec::cli::add_merge(app)};
 
   try {
     app.parse(argc, argv);

@@ -30,6 +30,7 @@ json read_json(const fs::path& file) {
 RecordedTensor read_tensor(const json& j) {
   RecordedTensor t;
   t.index = j.at("tensor").get<int>();
+  t.name = j.value("name", "");
   t.shape = j.at("shape").get<std::vector<int64_t>>();
   t.dtype = j.at("dtype").get<std::string>();
   t.stats = RunningStats::from_json(j);
@@ -121,11 +122,13 @@ std::vector<LayerRef> RunDir::refs() const {
 RunDir read_run_dir(const std::string& path) {
   if (!fs::is_directory(path))
     throw Error(Exit::bad_input, "no recording directory", path, kRecordHint);
-  RunDir run{path, {}};
+  RunDir run{path, {}, nullptr};
   const fs::path stats = fs::path(path) / "stats.json";
   run.layers = read_layers(read_json(stats), stats);
   const fs::path manifest = fs::path(path) / "manifest.json";
-  if (fs::exists(manifest)) attach_files(run, read_json(manifest), manifest);
+  if (!fs::exists(manifest)) return run;
+  run.manifest = read_json(manifest);
+  attach_files(run, run.manifest, manifest);
   return run;
 }
 

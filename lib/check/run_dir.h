@@ -1,9 +1,11 @@
-// A recording directory read back (torch-free): stats.json, and manifest.json's tensor files when
-// the manifest is there. Format: docs/run-dir.md.
+// A recording directory read back (torch-free): stats.json, and manifest.json with its tensor files
+// when the manifest is there. Format: docs/run-dir.md.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "model/layer_match.h"
 #include "stats/running_stats.h"
@@ -12,6 +14,7 @@ namespace modrec {
 
 struct RecordedTensor {
   int index = 0;  // position in a tuple-valued capture
+  std::string name;  // a parameter's name (param, param_grad); empty otherwise
   std::vector<int64_t> shape;
   std::string dtype;
   RunningStats stats;
@@ -37,6 +40,7 @@ struct RecordedLayer {
 struct RunDir {
   std::string path;
   std::vector<RecordedLayer> layers;
+  nlohmann::json manifest;  // as read; null when the directory has none
 
   const RecordedLayer* layer(const std::string& label) const;
   std::vector<LayerRef> refs() const;

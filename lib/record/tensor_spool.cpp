@@ -1,23 +1,12 @@
 #include "record/tensor_spool.h"
 
-#include <cstdio>
-#include <memory>
-
 #include "tensors/dtype.h"
-#include "tensors/npy.h"
+#include "tensors/npy_stream.h"
 #include "util/error.h"
 #include "util/text.h"
 
 namespace modrec {
 namespace {
-
-using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
-
-File open_file(const std::string& path, const char* mode) {
-  File f(std::fopen(path.c_str(), mode), &std::fclose);
-  if (!f) throw write_error("cannot open", path);
-  return f;
-}
 
 // "float32 2x3", as stats.csv writes them.
 std::string described(at::ScalarType type, const std::vector<int64_t>& shape) {
@@ -54,16 +43,9 @@ void TensorSpool::check_fits(const StoredTensor& t) const {
 
 void TensorSpool::write_npy(const std::string& path) {
   if (batches_.empty()) return;
-  File f = open_file(path, "wb");
-  const std::string header = npy_header(batches_.front().dtype, shape_, path);
-  bool ok = std::fwrite(header.data(), 1, header.size(), f.get()) == header.size();
-  for (const StoredTensor& b : batches_) {
-    const at::Tensor t = npy_storable(take_stored(b));
-    const size_t size = static_cast<size_t>(t.numel()) * t.element_size();
-    // An empty tensor's data pointer may be null, which fwrite must not be given even for 0 bytes.
-    ok = ok && (size == 0 || std::fwrite(t.data_ptr(), 1, size, f.get()) == size);
-  }
-  if (!ok || std::fflush(f.get()) != 0) throw write_error("cannot write", path);
+  NpyStream out(path, batches_.front().dtype, shape_);
+  for (const StoredTensor& b : batches_) out.append(take_stored(b));
+  out.close();
 }
 
 at::Tensor TensorSpool::take() {

@@ -131,10 +131,10 @@ std::vector<at::Tensor> tensors_of(const c10::IValue& value, const std::string& 
 
 }  // namespace
 
-std::vector<at::Tensor> read_inputs(const std::string& path) {
+c10::IValue read_saved_value(const std::string& path) {
   std::vector<char> bytes = read_file(path);
   std::string head(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(bytes.size(), 6)));
-  if (head == "\x93NUMPY") return {parse_npy(std::string(bytes.begin(), bytes.end()), path)};
+  if (head == "\x93NUMPY") return parse_npy(std::string(bytes.begin(), bytes.end()), path);
   if (static_cast<unsigned char>(head[0]) == 0x80)
     throw bad_input(path, "is a legacy (non-zip) torch.save file, which LibTorch cannot read",
                     "save it again with torch.save(x, path) from PyTorch 1.6 or newer");
@@ -144,7 +144,11 @@ std::vector<at::Tensor> read_inputs(const std::string& path) {
   PickleHead pickle = check_archive(*reader, path);
   // LibTorch's zip reader checks no CRC-32: a damaged byte in the data would pass as a value.
   Archive::open(path).verify_crc();
-  return tensors_of(unpickle(*reader, pickle, path), path);
+  return unpickle(*reader, pickle, path);
+}
+
+std::vector<at::Tensor> read_inputs(const std::string& path) {
+  return tensors_of(read_saved_value(path), path);
 }
 
 }  // namespace modrec

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <ATen/ATen.h>
+#include <ATen/core/ivalue.h>
 
 namespace modrec {
 
@@ -14,5 +15,10 @@ namespace modrec {
 // one-element list or one-key dict (LibTorch 1.13 cannot unpickle those), pickle protocol 4, a
 // legacy non-zip torch.save file, a truncated or foreign file, a missing file or a directory.
 std::vector<at::Tensor> read_inputs(const std::string& path);
+
+// The value a torch.save file holds as it is (a .npy's: its tensor): tuples, lists and dicts keep
+// their structure, and values among them that are no tensors (None, a flag) stay, as `record`
+// writes them. The same checks and errors as read_inputs, but for what the value holds.
+c10::IValue read_saved_value(const std::string& path);
 
 }  // namespace modrec

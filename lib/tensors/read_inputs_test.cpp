@@ -7,6 +7,7 @@
 
 #include "tensors/dtype.h"
 #include "tensors/tensors_test_fixtures.h"
+#include "tensors/write_tensors.h"
 #include "util/error.h"
 #include "util/error_of_test.h"
 
@@ -124,4 +125,19 @@ TEST_CASE("a pickled string longer than the file is refused before LibTorch allo
     CHECK(e.code() == Exit::bad_input);
     CHECK(std::string(e.what()) == "input file is damaged: its data.pkl claims 4294901767 bytes at offset 39 but ends before");
   }
+}
+
+TEST_CASE("read_saved_value keeps a saved tuple's structure and the values that are no tensors") {
+  const std::string path = fixture("saved_value.pt");
+  const auto x = at::arange(4.0);
+  write_pt(path, c10::ivalue::Tuple::create({x, true, c10::IValue(), int64_t{3}}));
+  const c10::IValue v = read_saved_value(path);
+  REQUIRE(v.isTuple());
+  const auto& items = v.toTupleRef().elements();
+  REQUIRE(items.size() == 4);
+  CHECK(at::equal(items[0].toTensor(), x));
+  CHECK(items[1].toBool());
+  CHECK(items[2].isNone());
+  CHECK(items[3].toInt() == 3);
+  CHECK(at::equal(read_saved_value(fixture("v2.npy")).toTensor(), at::arange(4.0)));
 }
