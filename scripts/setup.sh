@@ -2,7 +2,8 @@
 # Installs what modrec needs and builds it into build/ (or $MODREC_BUILD_DIR):
 # - Debian's packages (skipped when all are present): compilers, CLI11, nlohmann-json, spdlog,
 #   doctest, jq, graphviz (`modrec graph --format svg` runs its dot), chromium (the report's
-#   tests open the page headless);
+#   tests open the page headless), slurm-wlm and munge (tests/test_shards.py runs the README's
+#   job array on a one-node Slurm it starts);
 # - the pinned PyTorch environment (scripts/torch_env.sh): LibTorch for the build, and the Python
 #   the tests compare against, created once per machine in a cache directory outside the clone.
 # Extra arguments go to cmake's configure step.
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 source scripts/torch_env.sh
 
 packages=(build-essential cmake ninja-build ccache libcli11-dev nlohmann-json3-dev libspdlog-dev
-  doctest-dev python3-venv jq graphviz chromium)
+  doctest-dev python3-venv jq graphviz chromium slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
