@@ -48,7 +48,7 @@ class SlurmCluster:
         conf = os.path.join(root, "slurm.conf")
         with open(conf, "w") as f:
             f.write(f"""ClusterName=modrec
-SlurmctldHost={host}
+SlurmctldHost={host}(127.0.0.1)
 SlurmUser={os.environ.get("USER", "root")}
 AuthType=auth/munge
 AuthInfo=socket={sock}
@@ -67,7 +67,7 @@ ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 SlurmctldLogFile={root}/log/slurmctld.log
 SlurmdLogFile={root}/log/slurmd.log
-NodeName={host} CPUs={os.cpu_count()} State=UNKNOWN
+NodeName={host} NodeAddr=127.0.0.1 CPUs={os.cpu_count()} State=UNKNOWN
 PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 """)
         self.env = dict(os.environ, SLURM_CONF=conf)
