@@ -116,6 +116,11 @@ class Streaming(unittest.TestCase):
                 self.assertEqual(manifest["total_samples"], SAMPLE_COUNT)
                 self.assertEqual(manifest["batches"], (end - start + 3) // 4)
 
+    def test_a_shard_without_batch_size_is_one_batch(self):
+        manifest = self.assert_outputs(self.record(self.path("all.npy"), "--shard", "1/2"),
+                                       slice(SAMPLE_COUNT // 2, SAMPLE_COUNT))
+        self.assertEqual(manifest["batches"], 1)
+
     def test_streamed_targets_keep_the_samples_of_one_class(self):
         for shard in ([], ["--shard", "1/2"]):
             with self.subTest(shard=shard):

@@ -44,11 +44,11 @@ InputBatches InputBatches::of(const std::vector<c10::IValue>& values) {
 }
 
 int64_t InputBatches::count() const {
-  return whole() ? 1 : (range_.size() + batch_size_ - 1) / (batch_size_ ? batch_size_ : range_.size());
+  return (range_.size() + batch_rows() - 1) / batch_rows();
 }
 
 InputBatch InputBatches::get(int64_t index) const {
-  const int64_t size = batch_size_ ? batch_size_ : range_.size();
+  const int64_t size = batch_rows();
   const SampleRange rows{range_.start + index * size, std::min(range_.end, range_.start + (index + 1) * size)};
   InputBatch batch;
   for (const auto& s : inputs_) {

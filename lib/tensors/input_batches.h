@@ -38,6 +38,8 @@ class InputBatches {
 
  private:
   bool whole() const { return batch_size_ == 0 && !sharded_; }
+  // Samples per batch: --batch-size, or the whole range (also a shard's without --batch-size).
+  int64_t batch_rows() const { return batch_size_ ? batch_size_ : range_.size(); }
 
   std::vector<SourcePtr> inputs_;
   SourcePtr targets_;

@@ -124,7 +124,9 @@ TEST_CASE("batches cover the shard's range, batch by batch") {
   CHECK(at::equal(first.inputs[1].toTensor(), counting(105, 4)));
   CHECK(at::equal(last.inputs[0].toTensor(), counting(9, 1)));
   CHECK(at::equal(last.targets, at::arange(9, 10)));
-  CHECK(InputBatches(inputs, nullptr, 0, Shard{0, 3}, at::kCPU).get(0).inputs[0].toTensor().size(0) == 3);
+  const InputBatches unbatched(inputs, nullptr, 0, Shard{0, 3}, at::kCPU);
+  CHECK(unbatched.count() == 1);
+  CHECK(unbatched.get(0).inputs[0].toTensor().size(0) == 3);
 }
 
 TEST_CASE("without batching or sharding every input goes whole, whatever its shape") {
