@@ -3,6 +3,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <regex>
 
@@ -50,9 +52,23 @@ int usage_error(const CLI::ParseError& e, const CLI::App& app) {
   return fail(error.line(), static_cast<int>(error.code()));
 }
 
-}  // namespace
+// Ends the process without the static destructors. LibTorch's (operator registries and the like)
+// take ~0.1 s and page in 40-120 MB of code and data at exit, which made the end of a run its peak
+// RSS. By now every file modrec writes is closed; the streams are flushed here. Sanitizer builds
+// exit normally, for LeakSanitizer's report at exit.
+[[noreturn]] void exit_now(int code) {
+  spdlog::shutdown();
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+#if defined(__SANITIZE_ADDRESS__)
+  std::exit(code);
+#else
+  std::_Exit(code);
+#endif
+}
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"modrec: look inside TorchScript models: layer tables, recorded activations and "
                "gradients, CI checks",
                "modrec"};
@@ -103,3 +119,7 @@ int main(int argc, char** argv) {
                 3);
   }
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { exit_now(run(argc, argv)); }
