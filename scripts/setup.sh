@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 source scripts/torch_env.sh
 
 packages=(build-essential cmake ninja-build ccache libcli11-dev nlohmann-json3-dev libspdlog-dev
-  doctest-dev python3-venv jq graphviz chromium slurm-wlm munge)
+  doctest-dev libgoogle-perftools-dev python3-venv jq graphviz chromium slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

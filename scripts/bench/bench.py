@@ -399,9 +399,9 @@ def device_name(device):
 
 
 def torch_libraries(binary):
-    """The BLAS / oneDNN / OpenMP libraries the binary really loads."""
+    """The BLAS / oneDNN / OpenMP libraries and the allocator the binary really loads."""
     proc = subprocess.run(["ldd", binary], capture_output=True, text=True)
-    keep = re.compile(r"blas|lapack|dnnl|mkl|omp|torch_cpu")
+    keep = re.compile(r"blas|lapack|dnnl|mkl|omp|torch_cpu|tcmalloc")
     return sorted({line.split()[0] for line in proc.stdout.splitlines() if keep.search(line)})
 
 
