@@ -81,7 +81,6 @@ size_t data_size(const std::vector<int64_t>& shape, size_t item, size_t availabl
   return size;
 }
 
-
 }  // namespace
 
 NpyLayout parse_npy_header(std::string_view bytes, const std::string& path) {
