@@ -1,7 +1,6 @@
-#include <spdlog/spdlog.h>
-
 #include "commands.h"
 #include "jobs/merge_job.h"
+#include "util/log.h"
 
 namespace modrec::cli {
 
@@ -18,7 +17,7 @@ Command add_merge(CLI::App& app) {
   cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
   return {cmd, [job] {
             run_merge_job(*job);
-            spdlog::info("merged {} runs into {}", job->runs.size(), job->out);
+            log::info("merged ", job->runs.size(), " runs into ", job->out);
             return 0;
           }};
 }

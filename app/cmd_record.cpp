@@ -1,11 +1,10 @@
-#include <spdlog/spdlog.h>
-
 #include <iostream>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "jobs/record_job.h"
 #include "progress.h"
+#include "util/log.h"
 
 namespace modrec::cli {
 
@@ -56,7 +55,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
             job->print_manifest = *format == "json";
             job->progress = progress_bar(quiet);
             run_record_job(*job, std::cout);
-            spdlog::info("recorded into {}", job->out);
+            log::info("recorded into ", job->out);
             return 0;
           }};
 }

@@ -1,7 +1,6 @@
-#include <spdlog/spdlog.h>
-
 #include "commands.h"
 #include "jobs/report_job.h"
+#include "util/log.h"
 
 namespace modrec::cli {
 
@@ -19,7 +18,7 @@ Command add_report(CLI::App& app) {
   cmd->add_option("--out", job->out, "the HTML file to write (default report.html)");
   return {cmd, [job] {
             run_report_job(*job);
-            spdlog::info("wrote {}", job->out);
+            log::info("wrote ", job->out);
             return 0;
           }};
 }

@@ -1,5 +1,3 @@
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 
 #include "cli_common.h"
@@ -7,6 +5,7 @@
 #include "jobs/watch_job.h"
 #include "progress.h"
 #include "util/error.h"
+#include "util/log.h"
 
 namespace modrec::cli {
 namespace {
@@ -74,7 +73,7 @@ Command add_watch(CLI::App& app, const bool& quiet) {
             job->progress = progress_bar(quiet);
             const auto stopped = run_watch_job(*job);
             if (!stopped) {
-              spdlog::info("trained {} steps, recorded into {}", job->train.steps, job->out);
+              log::info("trained ", job->train.steps, " steps, recorded into ", job->out);
               return 0;
             }
             const std::string where =
@@ -82,8 +81,8 @@ Command add_watch(CLI::App& app, const bool& quiet) {
                     ? "every output was finite: the loss itself"
                     : "layer " + stopped->label + " " + stopped->path +
                           " produced the first non-finite value";
-            spdlog::error("step {}: the loss is not finite; {}. Steps before it are in {}",
-                          stopped->step, where, job->out);
+            log::error("step ", stopped->step, ": the loss is not finite; ", where,
+                       ". Steps before it are in ", job->out);
             return static_cast<int>(Exit::check_failed);
           }};
 }

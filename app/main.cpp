@@ -1,8 +1,5 @@
 // modrec's entry point: flags, logging, and the mapping of every failure to one stderr line and
 // the exit code of the contract (docs: cli.md).
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -13,26 +10,23 @@
 #include "load/version.h"
 #include "util/error.h"
 #include "util/interrupt.h"
+#include "util/log.h"
 
 namespace {
 
 struct Globals {
   int verbose = 0;
   bool quiet = false;
-  std::string log_format = "text";
+  modrec::log::Format log_format = modrec::log::Format::text;
 };
 
 void setup_logging(const Globals& g) {
-  auto logger = spdlog::stderr_color_mt("modrec");
-  spdlog::set_default_logger(logger);
-  if (g.log_format == "json")
-    spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%e","level":"%l","message":"%v"})");
-  else
-    spdlog::set_pattern("modrec: %l: %v");
-  spdlog::set_level(g.quiet           ? spdlog::level::err
-                    : g.verbose >= 2  ? spdlog::level::trace
-                    : g.verbose == 1  ? spdlog::level::debug
-                                      : spdlog::level::info);
+  using modrec::log::Level;
+  modrec::log::setup(g.quiet          ? Level::error
+                     : g.verbose >= 2 ? Level::trace
+                     : g.verbose == 1 ? Level::debug
+                                      : Level::info,
+                     g.log_format);
 }
 
 int fail(const std::string& line, int code) {
@@ -57,7 +51,7 @@ int usage_error(const CLI::ParseError& e, const CLI::App& app) {
 // RSS. By now every file modrec writes is closed; the streams are flushed here. Sanitizer builds
 // exit normally, for LeakSanitizer's report at exit.
 [[noreturn]] void exit_now(int code) {
-  spdlog::shutdown();
+  modrec::log::flush();
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
@@ -72,7 +66,8 @@ int run(int argc, char** argv) {
   CLI::App app{"modrec: look inside TorchScript models: layer tables, recorded activations and "
                "gradients, CI checks",
                "modrec"};
-  app.set_version_flag("--version", modrec::version_line());
+  // A callback: asking LibTorch whether CUDA is usable is only for --version.
+  app.set_version_flag("--version", [] { return modrec::version_line(); });
   app.require_subcommand(1);
   // Global flags are accepted after the subcommand too (`modrec record ... -q`): a subcommand hands
   // what it does not know to this parser. Set before the subcommands are added: they copy it.
@@ -80,8 +75,9 @@ int run(int argc, char** argv) {
   Globals g;
   app.add_flag("-v,--verbose", g.verbose, "more logging on stderr (repeatable)");
   app.add_flag("-q,--quiet", g.quiet, "errors only on stderr, no progress bar");
-  app.add_option("--log-format", g.log_format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  static const modrec::EnumNames<modrec::log::Format> log_formats{
+      {"text", modrec::log::Format::text}, {"json", modrec::log::Format::json}};
+  modrec::cli::add_enum_option(app, "--log-format", g.log_format, log_formats, "text or json");
   app.add_option("--threads", modrec::cli::threads_flag(),
                  "LibTorch intra-op threads (default: the number of cores)");
   const std::vector<modrec::cli::Command> commands{modrec::cli::add_summary(app),

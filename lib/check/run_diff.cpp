@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <limits>
-#include <spdlog/spdlog.h>
 
 #include "check/report_table.h"
 #include "check/saved_tensor_diff.h"
+#include "util/log.h"
 
 namespace modrec {
 namespace {
@@ -57,7 +57,7 @@ void diff_layer(const RecordedLayer& la, const RecordedLayer& lb, const Toleranc
     if (!scope.wants(ca.name)) continue;
     const RecordedCapture* cb = lb.capture(ca.name);
     if (cb) diff_capture(la, lb, ca, *cb, tol, out);
-    else spdlog::warn("{} {} was recorded in the first run only", la.ref.label, ca.name);
+    else log::warn(la.ref.label, " ", ca.name, " was recorded in the first run only");
   }
 }
 

@@ -1,8 +1,7 @@
 #include "instrument/instrumented_model.h"
 
-#include <spdlog/spdlog.h>
-
 #include "instrument/fast_paths.h"
+#include "util/log.h"
 
 namespace modrec {
 
@@ -11,8 +10,8 @@ InstrumentedModel::InstrumentedModel(torch::jit::Module module, InstrumentOption
   instrument_calls(module_, options);
   run_graphs_as_written();
   for (const auto& path : leave_fast_paths(module_))
-    spdlog::debug("{}: TransformerEncoderLayer takes its observed (non-fast) path, as under hooks",
-                  path.empty() ? "model" : path);
+    log::debug(path.empty() ? "model" : path,
+               ": TransformerEncoderLayer takes its observed (non-fast) path, as under hooks");
 }
 
 c10::IValue InstrumentedModel::forward(std::vector<c10::IValue> inputs, CallHooks& hooks) {

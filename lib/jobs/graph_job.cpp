@@ -1,11 +1,10 @@
 #include "jobs/graph_job.h"
 
-#include <spdlog/spdlog.h>
-
 #include "graph/flow_collector.h"
 #include "graph/svg.h"
 #include "jobs/session.h"
 #include "run/forward.h"
+#include "util/log.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -40,15 +39,15 @@ void run_graph_job(const GraphJob& job, std::ostream& out) {
   validate_graph_depth(job.depth);
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
-  spdlog::debug("timing: load {:.6f} s", clock.lap());
+  log::debug("timing: load ", log::seconds(clock.lap()), " s");
   const ModuleTree& tree = session.model.tree();
   const auto [trace, flow] = job.inputs.given() ? traced(session) : static_structure(session);
-  spdlog::debug("timing: pass {:.6f} s", clock.lap());
+  log::debug("timing: pass ", log::seconds(clock.lap()), " s");
   const Graph graph = build_graph(tree, trace, flow, job.depth);
-  spdlog::debug("graph: {} nodes, {} clusters, {} edges", graph.nodes.size(),
-                graph.clusters.size(), graph.edges.size());
+  log::debug("graph: ", graph.nodes.size(), " nodes, ", graph.clusters.size(), " clusters, ",
+             graph.edges.size(), " edges");
   write(graph, job, out);
-  spdlog::debug("timing: format {:.6f} s", clock.lap());
+  log::debug("timing: format ", log::seconds(clock.lap()), " s");
 }
 
 }  // namespace modrec

@@ -1,16 +1,15 @@
 #include "jobs/merge_job.h"
 
-#include <spdlog/spdlog.h>
-
 #include "merge/merged_manifest.h"
 #include "merge/merged_stats.h"
+#include "merge/merged_tensors.h"
 #include "merge/run_identity.h"
 #include "merge/shard_tiling.h"
-#include "merge/merged_tensors.h"
 #include "record/stats_files.h"
 #include "util/atomic_dir.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -36,9 +35,9 @@ void run_merge_job(const MergeJob& job) {
   for (const auto& r : runs)
     if (r.recorded()) recorded.push_back(&r);
   std::vector<RecordedLayer> layers = merge_stats(recorded);
-  spdlog::debug("timing: read and merge statistics {:.6f} s", clock.lap());
+  log::debug("timing: read and merge statistics ", log::seconds(clock.lap()), " s");
   if (!recorded.empty()) merge_tensors(recorded, layers, dir.path());
-  spdlog::debug("timing: tensors {:.6f} s", clock.lap());
+  log::debug("timing: tensors ", log::seconds(clock.lap()), " s");
   write_file_atomic(dir.path() + "/stats.json", stats_json(layers).dump(1) + "\n");
   write_file_atomic(dir.path() + "/stats.csv", stats_csv(layers));
   write_file_atomic(dir.path() + "/manifest.json", merged_manifest(runs).dump(2) + "\n");

@@ -1,13 +1,12 @@
 #include "jobs/record_job.h"
 
-#include <spdlog/spdlog.h>
-
 #include "jobs/session.h"
 #include "record/recording.h"
 #include "record/tensor_stats.h"
 #include "util/atomic_dir.h"
 #include "util/error.h"
 #include "util/interrupt.h"
+#include "util/log.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -22,8 +21,8 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   Stopwatch clock;
   const bool grad_input = job.record.resolved_captures().grad_input;
   Session session = open_session(job.model, job.inputs, {grad_input});
-  spdlog::debug("timing: load {:.6f} s", clock.lap());
-  spdlog::debug("statistics on {} threads", statistics_threads());
+  log::debug("timing: load ", log::seconds(clock.lap()), " s");
+  log::debug("statistics on ", statistics_threads(), " threads");
   const InputBatches batches =
       session.batches(job.inputs, job.record.batch_size, job.record.targets_file);
   Recording recording(session.model, job.record, dir.path());
@@ -32,7 +31,7 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   const std::string manifest = recording.write(job.model, job.inputs, batches);
   if (job.print_manifest) out << manifest;
   dir.commit();
-  spdlog::debug("timing: write {:.6f} s", clock.lap());
+  log::debug("timing: write ", log::seconds(clock.lap()), " s");
 }
 
 }  // namespace modrec

@@ -1,7 +1,5 @@
 #include "jobs/summary_job.h"
 
-#include <spdlog/spdlog.h>
-
 #include "edit/editing_hooks.h"
 #include "flops/op_observer.h"
 #include "jobs/session.h"
@@ -12,6 +10,7 @@
 #include "summary/rows.h"
 #include "summary/table.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -67,18 +66,18 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
                 "run it with --device cpu");
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
-  spdlog::debug("timing: load {:.6f} s", clock.lap());
+  log::debug("timing: load ", log::seconds(clock.lap()), " s");
   const ModuleTree& tree = session.model.tree();
   if (tree.modules.size() == 1)
-    spdlog::warn("{} has no submodules (a frozen or fully inlined model): only the root row exists",
-                 job.model.path);
+    log::warn(job.model.path,
+              " has no submodules (a frozen or fully inlined model): only the root row exists");
   int64_t input_bytes = 0;
   const std::vector<c10::IValue> inputs = session.whole_inputs(&input_bytes);
   CallTrace trace = job.inputs.given() ? traced(session, inputs, job) : session.model.static_trace();
   wait_for_device(inputs);
-  spdlog::debug("timing: pass {:.6f} s", clock.lap());
+  log::debug("timing: pass ", log::seconds(clock.lap()), " s");
   write(summarize(tree, trace, input_bytes), tree, job, out);
-  spdlog::debug("timing: format {:.6f} s", clock.lap());
+  log::debug("timing: format ", log::seconds(clock.lap()), " s");
 }
 
 }  // namespace modrec

@@ -1,8 +1,7 @@
 #include "record/recorded_layers.h"
 
-#include <spdlog/spdlog.h>
-
 #include "record/tensor_stats.h"
+#include "util/log.h"
 
 namespace modrec {
 namespace {
@@ -102,8 +101,8 @@ LayerRecording& RecordedLayers::layer_for(const std::string& label, int module, 
   if (it != by_label_.end()) return layers_[it->second];
   const Module& m = tree_.modules[module];
   if (traced_away)
-    spdlog::warn("layer {} {} ({}) was traced away: its call passes no tensor, nothing to record",
-                 label, m.path, m.type);
+    log::warn("layer ", label, " ", m.path, " (", m.type,
+              ") was traced away: its call passes no tensor, nothing to record");
   LayerRecording layer{label, m.path, m.type, number, traced_away, {}, {}};
   const bool owns_params = param_owner_.emplace(module, layers_.size()).second;
   for (Capture capture : captures_.list()) {

@@ -1,7 +1,5 @@
 #include "record/recording.h"
 
-#include <spdlog/spdlog.h>
-
 #include <filesystem>
 
 #include "record/backward.h"
@@ -12,8 +10,9 @@
 #include "run/device_sync.h"
 #include "run/forward.h"
 #include "util/atomic_file.h"
-#include "util/remove_tree.h"
 #include "util/interrupt.h"
+#include "util/log.h"
+#include "util/remove_tree.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -72,7 +71,7 @@ void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch&
   auto pass = run_pass(batch.inputs, number, kept_rows);
   wait_for_device(batch.inputs);
   const double written = pass->disk_seconds();
-  spdlog::debug("timing: batch {} pass {:.6f} s", number, clock.lap() - written);
+  log::debug("timing: batch ", number, " pass ", log::seconds(clock.lap() - written), " s");
   if (keeps(*pass, number)) {
     layers_.merge(pass->recorder->captured(), pass->calls());
     layers_.add_param_grads(model_);
@@ -81,7 +80,7 @@ void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch&
   } else if (pass->file) {
     std::filesystem::remove(pass->file->path());
   }
-  spdlog::debug("timing: batch {} store {:.6f} s", number, clock.lap() + written);
+  log::debug("timing: batch ", number, " store ", log::seconds(clock.lap() + written), " s");
 }
 
 at::Tensor Recording::target_rows(const InputBatch& batch) const {
@@ -97,8 +96,8 @@ bool Recording::keeps(const Pass& pass, int64_t number) {
     const Call& call = pass.trace.trace().calls[found->call];
     first_nonfinite_ = FirstNonFinite{number, pass.selection.labels()[found->call],
                                       model_.tree().modules[call.module].path, found->capture};
-    spdlog::warn("first NaN/Inf: batch {}, layer {} {} ({})", number, first_nonfinite_->label,
-                 first_nonfinite_->path, capture_name(found->capture));
+    log::warn("first NaN/Inf: batch ", number, ", layer ", first_nonfinite_->label, " ",
+              first_nonfinite_->path, " (", capture_name(found->capture), ")");
   }
   return true;
 }
@@ -149,7 +148,7 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
   write_file_atomic(dir_ + "/stats.json", stats_json(layers).dump(1) + "\n");
   write_file_atomic(dir_ + "/stats.csv", stats_csv(layers));
   if (kept_.empty() && options_.when.kind != When::Kind::always)
-    spdlog::warn("--when {} kept no batch: nothing was recorded", options_.when.text);
+    log::warn("--when ", options_.when.text, " kept no batch: nothing was recorded");
   const std::string manifest =
       manifest_json({model, inputs, batches, options_, kept_, first_nonfinite_, layers})
           .dump(2) +

@@ -1,7 +1,5 @@
 #include "train/training.h"
 
-#include <spdlog/spdlog.h>
-
 #include <torch/optim/optimizer.h>
 
 #include <cmath>
@@ -12,6 +10,7 @@
 #include "train/parameter_updates.h"
 #include "train/training_loss.h"
 #include "util/interrupt.h"
+#include "util/log.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -75,7 +74,7 @@ std::optional<TrainingStop> Training::run(
                  updates ? updates->changes() : std::vector<ParameterUpdate>{});
       recorded_.push_back(step);
     }
-    spdlog::debug("timing: step {} {:.6f} s", step, clock.lap());
+    log::debug("timing: step ", step, " ", log::seconds(clock.lap()), " s");
     if (progress) progress(static_cast<int>(step), static_cast<int>(train_.steps));
   }
   return std::nullopt;

@@ -1,0 +1,41 @@
+// modrec's log on stderr: levels chosen by -v/-q, lines as text or JSON (--log-format).
+//
+// spdlog writes it, behind util/log.cpp alone: used header-only (the pip wheel cannot carry
+// Debian's shared spdlog and fmt), its headers cost ~5 s of compile time in each file that
+// includes them. A message is built from its parts only when its level is shown.
+#pragma once
+#include <sstream>
+#include <string>
+
+namespace modrec::log {
+
+enum class Level { trace, debug, info, warn, error };
+enum class Format { text, json };
+
+// From main, once: the lowest level shown and the line format.
+void setup(Level lowest, Format format);
+bool shown(Level level);
+void write(Level level, const std::string& message);
+// Writes out what is buffered (before the process ends without destructors: app/main.cpp).
+void flush();
+
+template <class... Parts>
+void at(Level level, const Parts&... parts) {
+  if (!shown(level)) return;
+  std::ostringstream message;
+  (message << ... << parts);
+  write(level, message.str());
+}
+template <class... Parts>
+void debug(const Parts&... parts) { at(Level::debug, parts...); }
+template <class... Parts>
+void info(const Parts&... parts) { at(Level::info, parts...); }
+template <class... Parts>
+void warn(const Parts&... parts) { at(Level::warn, parts...); }
+template <class... Parts>
+void error(const Parts&... parts) { at(Level::error, parts...); }
+
+// Seconds with six decimals, as the -v timing lines print them (scripts/bench reads those).
+std::string seconds(double s);
+
+}  // namespace modrec::log
