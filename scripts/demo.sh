@@ -3,7 +3,7 @@
 # recording of two layers forward and backward, and a CI check of that recording.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+MODREC_BUILD_TARGET=modrec bash scripts/setup.sh  # the binary alone: the demo runs no test
 build="${MODREC_BUILD_DIR:-build}"
 model=samples/TinyConvNet.pt
 input=samples/TinyConvNet.input.pt

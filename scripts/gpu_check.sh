@@ -29,10 +29,9 @@ done
 "$python" -c 'import torch; assert torch.cuda.is_available(), "PyTorch sees no GPU"'
 logs="$build/gpu-check"
 mkdir -p "$logs"
-torch_prefix="$("$python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$torch_prefix${deps:+;$deps}" -DMODREC_PYTHON="$(command -v "$python")" \
+  ${deps:+-DCMAKE_PREFIX_PATH="$deps"} -DMODREC_PYTHON="$(command -v "$python")" \
   >"$logs/configure.log"
 start=$SECONDS
 cmake --build "$build" -j"$(nproc)" >"$logs/build.log"

@@ -6,7 +6,8 @@
 #   job array on a one-node Slurm it starts);
 # - the pinned PyTorch environment (scripts/torch_env.sh): LibTorch for the build, and the Python
 #   the tests compare against, created once per machine in a cache directory outside the clone.
-# Extra arguments go to cmake's configure step.
+# Extra arguments go to cmake's configure step. MODREC_BUILD_TARGET builds that target alone
+# (scripts/demo.sh: the binary, not the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/torch_env.sh
@@ -27,6 +28,5 @@ fi
 torch_env_ensure
 
 build="${MODREC_BUILD_DIR:-build}"
-# shellcheck disable=SC2046 # torch_cmake_args prints separate arguments without spaces inside
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(torch_cmake_args) "$@" >/dev/null
-cmake --build "$build" -j"$(nproc)"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$(torch_cmake_args)" "$@" >/dev/null
+cmake --build "$build" -j"$(nproc)" ${MODREC_BUILD_TARGET:+--target "$MODREC_BUILD_TARGET"}

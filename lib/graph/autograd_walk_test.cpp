@@ -5,6 +5,17 @@
 
 using namespace modrec;
 
+namespace modrec {
+// How doctest shows a FlowEnd when a check fails. It is needed, too, because c10's logging header
+// declares operator<< for every std::vector, which doctest then picks for vectors of these.
+std::ostream& operator<<(std::ostream& os, const FlowEnd& end) {
+  const char* kind = end.kind == FlowEnd::Kind::call    ? "call "
+                     : end.kind == FlowEnd::Kind::input ? "input "
+                                                        : "output ";
+  return os << kind << end.index;
+}
+}  // namespace modrec
+
 namespace {
 FlowEnd call(int i) { return {FlowEnd::Kind::call, i}; }
 FlowEnd input(int i) { return {FlowEnd::Kind::input, i}; }

@@ -1,0 +1,15 @@
+# Installing modrec (what `pip install .` does through scikit-build-core, whose install prefix is
+# site-packages): the binary goes into the Python package, as modrec/bin/modrec, beside the
+# package's generated _build_info.py (what the binary was built against, for the `modrec` command
+# that runs it: python/modrec/__main__.py). Component `modrec`: the binary's parts alone.
+#
+# The binary finds LibTorch by its RPATH, relative to itself: site-packages/modrec/bin/../../torch/lib,
+# the torch package installed beside modrec. No LD_LIBRARY_PATH, and nothing else: the other C++
+# libraries are header-only (cmake/ModrecDeps.cmake). In the build tree it keeps the absolute path
+# of the LibTorch it was linked against.
+set_target_properties(modrec PROPERTIES INSTALL_RPATH "$ORIGIN/../../torch/lib")
+install(TARGETS modrec RUNTIME DESTINATION modrec/bin COMPONENT modrec)
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/build_info.py.in
+               ${PROJECT_BINARY_DIR}/python/_build_info.py @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/python/_build_info.py DESTINATION modrec COMPONENT modrec)
