@@ -16,6 +16,8 @@ import tempfile
 import time
 import unittest
 
+import torch
+
 from e2e import BUILD, MODREC, PYTHON, ROOT, SAMPLES, main, run, sample
 
 CORPUS = os.path.join(BUILD, "corpus")
@@ -377,7 +379,15 @@ class Signals(ErrorCase):
 class VersionAndHelp(unittest.TestCase):
     def test_version(self):
         stdout, _ = run("--version")
-        self.assertRegex(stdout.strip(), r"^modrec \d+\.\d+\.\d+ \(LibTorch \d+\.\d+\.\d+\)$")
+        libtorch = torch.__version__.split("+")[0]
+        if torch.version.cuda is None:
+            cuda = "CUDA: not in this torch build"
+        elif not torch.cuda.is_available():
+            cuda = f"CUDA {torch.version.cuda}: no GPU visible"
+        else:
+            gpus = torch.cuda.device_count()
+            cuda = f"CUDA {torch.version.cuda}: {gpus} GPU{'s' if gpus > 1 else ''}"
+        self.assertRegex(stdout, rf"^modrec \d+\.\d+\.\d+ \(LibTorch {libtorch}, {cuda}\)\n$")
 
     def test_help_has_examples(self):
         for sub in ("summary", "record", "check", "diff"):

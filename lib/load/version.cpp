@@ -1,5 +1,6 @@
 #include "load/version.h"
 
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/version.h>
 
 namespace modrec {
@@ -11,8 +12,20 @@ std::string libtorch_version() {
          std::to_string(TORCH_VERSION_PATCH);
 }
 
+std::string cuda_status() {
+  const auto& cuda = at::detail::getCUDAHooks();
+  if (!cuda.isBuilt()) return "CUDA: not in this torch build";
+  const long runtime = cuda.versionCUDART();  // e.g. 13000 for 13.0
+  const std::string version =
+      "CUDA " + std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
+  if (!cuda.isAvailable()) return version + ": no GPU visible";
+  const int gpus = cuda.deviceCount();
+  return version + ": " + std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs");
+}
+
 std::string version_line() {
-  return "modrec " + modrec_version() + " (LibTorch " + libtorch_version() + ")";
+  return "modrec " + modrec_version() + " (LibTorch " + libtorch_version() + ", " +
+         cuda_status() + ")";
 }
 
 }  // namespace modrec

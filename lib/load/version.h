@@ -8,7 +8,10 @@ namespace modrec {
 std::string modrec_version();  // "X.Y.Z"
 // "A.B.C": the LibTorch modrec was built with, which decides the files and operators it can read.
 std::string libtorch_version();
-// "modrec X.Y.Z (LibTorch A.B.C)", as --version prints it.
+// Whether LibTorch can use CUDA here: "CUDA 13.0: 1 GPU", "CUDA 13.0: no GPU visible" or
+// "CUDA: not in this torch build" (a CPU-only torch).
+std::string cuda_status();
+// "modrec X.Y.Z (LibTorch A.B.C, <cuda_status>)", as --version prints it.
 std::string version_line();
 
 }  // namespace modrec
