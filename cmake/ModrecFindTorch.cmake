@@ -12,13 +12,11 @@ set(MODREC_TORCH_MIN 2.11)
 set(MODREC_TORCH_TESTED 2.15)
 
 set(MODREC_PYTHON "" CACHE FILEPATH "Python whose torch modrec builds against; the tests' oracle")
-if(NOT MODREC_PYTHON)
-  if(DEFINED SKBUILD AND Python_EXECUTABLE)  # pip install: the Python that runs the build
-    set(MODREC_PYTHON ${Python_EXECUTABLE})
-  else()
-    find_package(Python3 REQUIRED COMPONENTS Interpreter)
-    set(MODREC_PYTHON ${Python3_EXECUTABLE})
-  endif()
+if(DEFINED SKBUILD AND Python_EXECUTABLE)  # pip install: always the Python that runs the build
+  set(MODREC_PYTHON ${Python_EXECUTABLE} CACHE FILEPATH "" FORCE)
+elseif(NOT MODREC_PYTHON)
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  set(MODREC_PYTHON ${Python3_EXECUTABLE})
 endif()
 
 # torch is located, not imported: importing it takes seconds and fails on a broken CUDA setup
@@ -52,6 +50,20 @@ if(torch_minor VERSION_GREATER MODREC_TORCH_TESTED)
     "(${MODREC_TORCH_TESTED}): build and run the tests before relying on it")
 endif()
 
-list(APPEND CMAKE_PREFIX_PATH ${torch_package}/share/cmake)
+# A build folder configured again against another torch (pip builds from two environments share
+# build/pip-*) forgets every cached path into the previous one (Torch_DIR, Caffe2_DIR, the
+# libraries TorchConfig found), so that nothing of the two mixes.
+if(MODREC_TORCH_PACKAGE AND NOT MODREC_TORCH_PACKAGE STREQUAL torch_package)
+  get_cmake_property(cached CACHE_VARIABLES)
+  foreach(var IN LISTS cached)
+    string(FIND "${${var}}" "${MODREC_TORCH_PACKAGE}" at)
+    if(at EQUAL 0)
+      unset(${var} CACHE)
+    endif()
+  endforeach()
+endif()
+set(MODREC_TORCH_PACKAGE ${torch_package} CACHE INTERNAL "the torch package built against")
+
+set(Torch_DIR ${torch_package}/share/cmake/Torch CACHE PATH "" FORCE)
 find_package(Torch REQUIRED)
 message(STATUS "modrec builds against torch ${MODREC_TORCH_VERSION} in ${torch_package}")
