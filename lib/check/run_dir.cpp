@@ -8,6 +8,7 @@
 
 #include "model/captures.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace modrec {
 namespace {
@@ -17,6 +18,7 @@ using nlohmann::json;
 const char* const kRecordHint = "record one with: modrec record MODEL --layers … --out DIR";
 
 json read_json(const fs::path& file) {
+  require_regular_file(file.string(), "recording file");
   std::ifstream in(file);
   if (!in) throw Error(Exit::bad_input, "cannot read " + file.filename().string(), file.string(), kRecordHint);
   try {

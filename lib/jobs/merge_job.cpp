@@ -10,6 +10,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/path_overlap.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -27,6 +28,7 @@ std::vector<ShardRun> read_shards(const std::vector<std::string>& dirs) {
 void run_merge_job(const MergeJob& job) {
   if (job.runs.empty())
     throw Error(Exit::usage, "merge needs the shard runs", "RUN", "give every shard's directory");
+  refuse_output_over_inputs({job.out, "--out"}, flag_paths(job.runs, "RUN"));
   AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
   InterruptGuard interrupts;
   Stopwatch clock;

@@ -16,6 +16,7 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   if (!job.inputs.given())
     throw Error(Exit::usage, "record needs an input", "--input",
                 "give --input FILE or --input-size SHAPE");
+  refuse_output_over_inputs({job.out, "--out"}, paths_read(job.model, job.inputs, job.record));
   AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
   InterruptGuard interrupts;
   Stopwatch clock;

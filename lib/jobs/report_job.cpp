@@ -3,6 +3,7 @@
 #include "report/html_report.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/path_overlap.h"
 
 namespace modrec {
 
@@ -10,6 +11,7 @@ void run_report_job(const ReportJob& job) {
   if (job.runs.empty() || job.runs.size() > 2)
     throw Error(Exit::usage, "report shows one run, or two side by side", "RUN_DIR",
                 "give one or two run directories");
+  refuse_output_over_inputs({job.out, "--out"}, flag_paths(job.runs, "RUN_DIR"));
   std::vector<ReportRun> runs;
   for (const auto& dir : job.runs) runs.push_back(read_report_run(dir));
   write_file_atomic(job.out, html_report(runs));

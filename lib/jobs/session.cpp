@@ -78,4 +78,15 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   return session;
 }
 
+std::vector<FlagPath> paths_read(const ModelOptions& model, const InputOptions& inputs,
+                                 const RecordOptions& record) {
+  std::vector<FlagPath> paths = flag_paths(inputs.files, "--input");
+  paths.insert(paths.end(), {{model.path, "MODEL"},
+                             {record.grad_file, "--grad"},
+                             {record.targets_file, "--targets"}});
+  for (const auto& edit : record.edits.specs)
+    if (edit.op.kind == EditKind::replace) paths.push_back({edit.op.file, "--edit"});
+  return paths;
+}
+
 }  // namespace modrec

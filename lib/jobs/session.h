@@ -2,7 +2,9 @@
 #pragma once
 #include "instrument/instrumented_model.h"
 #include "load/load_options.h"
+#include "record/record_options.h"
 #include "tensors/input_batches.h"
+#include "util/path_overlap.h"
 
 namespace modrec {
 
@@ -20,5 +22,10 @@ struct Session {
 
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
                      const InstrumentOptions& instrument = {});
+
+// The files a run of the model reads, with their flags: the model, --input sources, and the
+// recording's --grad, --targets and --edit replace:FILE (refuse_output_over_inputs).
+std::vector<FlagPath> paths_read(const ModelOptions& model, const InputOptions& inputs,
+                                 const RecordOptions& record);
 
 }  // namespace modrec

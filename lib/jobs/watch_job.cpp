@@ -9,6 +9,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt.h"
+#include "util/regular_file.h"
 
 namespace modrec {
 std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
@@ -16,6 +17,11 @@ std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   job.record.validate();
   if (job.inputs.files.empty())
     throw Error(Exit::usage, "watch needs training data", "--input", "give --input FILE");
+  std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
+  read.push_back({job.train.targets_file, "--targets"});
+  refuse_output_over_inputs({job.out, "--out"}, read);
+  refuse_output_over_inputs({job.save_model, "--save-model"}, read);
+  if (!job.save_model.empty()) require_file_output(job.save_model);
   AtomicDir dir(job.out, job.force);
   InterruptGuard interrupts;
   ModelOptions model = job.model;
@@ -26,11 +32,13 @@ std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   const InputBatch data = sources.get(0);
   const at::Tensor targets = data.targets.defined() ? data.targets.to(session.device) : at::Tensor();
   StepBatches batches(data.inputs, targets, job.train.batch_size, job.train.shuffle);
+  TrainOptions train = job.train;
+  if (train.steps == 0) train.steps = batches.steps_per_pass();
   StepSeries series(dir.path());
-  Training training(session.model, job.record, job.train, dir.path());
+  Training training(session.model, job.record, train, dir.path());
   const auto stopped = training.run(batches, series, job.progress);
   write_file_atomic(dir.path() + "/manifest.json",
-                    watch_manifest_json({model, job.inputs, sources, job.record, job.train, training,
+                    watch_manifest_json({model, job.inputs, sources, job.record, train, training,
                                          stopped})
                             .dump(2) +
                         "\n");

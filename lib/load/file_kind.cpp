@@ -6,6 +6,7 @@
 #include "load/archive.h"
 #include "load/pickle_head.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace modrec {
 namespace fs = std::filesystem;
@@ -42,6 +43,8 @@ FileInfo inspect_file(const std::string& path) {
   auto status = fs::status(path, ec);
   if (!fs::exists(status)) return {FileKind::missing, ""};
   if (fs::is_directory(status)) return {FileKind::directory, ""};
+  if (const std::string special = non_regular_kind(path); !special.empty())
+    return {FileKind::special, special};
   std::ifstream in(path, std::ios::binary);
   if (!in) return {FileKind::unreadable, ""};
   std::string head(8, '\0');
@@ -62,6 +65,7 @@ std::string describe(const FileInfo& info) {
   switch (info.kind) {
     case FileKind::missing: return "does not exist";
     case FileKind::directory: return "is a directory";
+    case FileKind::special: return "is " + info.detail + ", not a regular file";
     case FileKind::unreadable: return "cannot be read";
     case FileKind::empty: return "is empty";
     case FileKind::not_zip: return "is not a zip archive, so not a TorchScript model";
@@ -83,7 +87,8 @@ std::string model_hint(FileKind kind) {
   const std::string save = "save the model with torch.jit.script(model).save(path)";
   switch (kind) {
     case FileKind::missing: return "check the path";
-    case FileKind::directory: return "give the .pt file that torch.jit.save wrote";
+    case FileKind::directory:
+    case FileKind::special: return "give the .pt file that torch.jit.save wrote";
     case FileKind::unreadable: return "check the file's permissions";
     case FileKind::damaged: return "the file is damaged; save the model again with torch.jit.script(model).save(path)";
     case FileKind::state_dict:

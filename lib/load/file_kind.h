@@ -8,6 +8,7 @@ namespace modrec {
 enum class FileKind {
   missing,
   directory,
+  special,        // a device, FIFO or socket: never read (util/regular_file.h)
   unreadable,     // exists but cannot be opened
   empty,
   not_zip,        // neither a zip, a legacy torch.save pickle nor a .npy file
@@ -23,7 +24,7 @@ enum class FileKind {
 
 struct FileInfo {
   FileKind kind = FileKind::missing;
-  std::string detail;  // eager_module: the pickled class; damaged: what is wrong
+  std::string detail;  // eager_module: the pickled class; damaged: what is wrong; special: what
 };
 
 FileInfo inspect_file(const std::string& path);

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace modrec {
 namespace {
@@ -17,6 +18,7 @@ Error invalid(const std::string& file, const std::string& what) {
 }
 
 json read_json(const std::string& file) {
+  require_regular_file(file, "recording file");
   std::ifstream in(file);
   try {
     return json::parse(in);
@@ -62,6 +64,7 @@ void add_step_row(ReportRun& run, const json& row) {
 }
 
 void read_steps(ReportRun& run, const std::string& file) {
+  require_regular_file(file, "recording file");
   std::ifstream in(file);
   std::string line;
   try {

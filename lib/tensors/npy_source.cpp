@@ -10,6 +10,7 @@
 
 #include "tensors/npy.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace modrec {
 namespace {
@@ -18,6 +19,7 @@ namespace {
 class Mapping {
  public:
   explicit Mapping(const std::string& path) {
+    require_regular_file(path, "input file");
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st {};
     if (fd < 0 || fstat(fd, &st) != 0) {

@@ -15,6 +15,7 @@
 #include "tensors/npy.h"
 #include "tensors/pickle_lengths.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace modrec {
 
@@ -31,6 +32,7 @@ std::vector<char> read_file(const std::string& path) {
   auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) throw bad_input(path, "does not exist", "check the path");
   if (std::filesystem::is_directory(status)) throw bad_input(path, "is a directory");
+  require_regular_file(path, "input file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw bad_input(path, "cannot be read", "check the file's permissions");
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -5,6 +5,7 @@
 #include "tensors/file_sequence.h"
 #include "tensors/npy_source.h"
 #include "tensors/read_inputs.h"
+#include "util/regular_file.h"
 
 namespace modrec {
 namespace {
@@ -44,6 +45,7 @@ SourcePtr memory_source(at::Tensor t, std::string kind, std::string path) {
 
 std::vector<SourcePtr> open_input(const std::string& text) {
   if (names_many_files(text)) return {std::make_shared<FileSequenceSource>(list_input_files(text))};
+  require_regular_file(text, "input file");
   if (starts_as_npy(text)) {
     SourcePtr npy = open_npy_source(text);
     return {npy ? npy : memory_source(read_inputs(text).at(0), "npy", text)};

@@ -20,6 +20,9 @@ StepBatches::StepBatches(std::vector<c10::IValue> inputs, at::Tensor targets, in
                   "give inputs sharing dim 0");
     samples_ = n;
   }
+  if (samples_ == 0)
+    throw Error(Exit::bad_input, "the training data has no sample", "--input",
+                "give tensors whose dim 0 counts at least one sample");
   if (targets_.defined() && (targets_.dim() == 0 || targets_.size(0) != samples_))
     throw Error(Exit::bad_input,
                 "expected one target per input sample (" + std::to_string(samples_) + ")",

@@ -24,6 +24,8 @@ class StepBatches {
 
   // The batch of step `step` (from 1); steps must come in order.
   StepBatch next();
+  // How many steps one pass over the data takes: watch's steps when --steps is not given.
+  int64_t steps_per_pass() const { return (samples_ + batch_size_ - 1) / batch_size_; }
 
  private:
   std::vector<c10::IValue> inputs_;

@@ -32,7 +32,7 @@ void TrainOptions::validate() const {
   if (momentum != 0 && optimizer != OptimizerKind::sgd)
     throw Error(Exit::usage, "--momentum is SGD's", "--momentum",
                 "drop --momentum or use --optimizer sgd");
-  if (steps < 1) throw Error(Exit::usage, "steps must be at least 1", "--steps", "use e.g. 100");
+  if (steps < 0) throw Error(Exit::usage, "steps must be at least 1 (0: one pass)", "--steps", "use e.g. 100");
   if (batch_size < 0)
     throw Error(Exit::usage, "batch size must be positive", "--batch-size", "use e.g. 32");
   if (every < 1) throw Error(Exit::usage, "--every must be at least 1", "--every", "use e.g. 10");

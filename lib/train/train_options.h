@@ -23,7 +23,7 @@ struct TrainOptions {
   double lr = 0.01;
   double momentum = 0;      // SGD only
   double weight_decay = 0;  // as torch.optim's (L2 added to the gradient, also for Adam)
-  int64_t steps = 1;
+  int64_t steps = 0;        // --steps; 0: one pass over the data (resolved by StepBatches)
   int64_t batch_size = 0;  // 0: the whole input each step
   std::optional<uint64_t> shuffle;  // --shuffle SEED: a new permutation each pass over the data
   int64_t every = 1;                // record steps every, 2*every, ...

@@ -37,7 +37,7 @@ TEST_CASE("each setting that cannot work is a usage error naming its flag") {
       {"--momentum", [](TrainOptions& o) { o.momentum = -1; }},
       {"--weight-decay", [](TrainOptions& o) { o.weight_decay = -1; }},
       {"--momentum", [](TrainOptions& o) { o.optimizer = OptimizerKind::adam, o.momentum = 0.9; }},
-      {"--steps", [](TrainOptions& o) { o.steps = 0; }},
+      {"--steps", [](TrainOptions& o) { o.steps = -1; }},
       {"--batch-size", [](TrainOptions& o) { o.batch_size = -1; }},
       {"--every", [](TrainOptions& o) { o.every = 0; }},
   };

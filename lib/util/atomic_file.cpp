@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace modrec {
 namespace {
@@ -33,6 +34,7 @@ bool write_all(int fd, std::string_view bytes) {
 }  // namespace
 
 void write_file_atomic(const std::string& path, std::string_view bytes, bool sync_to_disk) {
+  require_file_output(path);
   std::string temp = path + ".tmp-" + std::to_string(::getpid());
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(path, temp, errno);
