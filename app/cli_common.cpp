@@ -35,8 +35,10 @@ void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
                  "repeat per forward argument");
   cmd.add_option("--input-size", inputs.sizes,
                  "random input SHAPE[:DTYPE], e.g. 1x3x224x224 or 2x12:long; repeatable");
-  cmd.add_option("--seed", inputs.seed, "seed for --input-size (default 0)");
-  cmd.add_option("--high", inputs.high, "integer inputs are drawn from [0, HIGH) (default 2)");
+  add_number(cmd, "--seed", inputs.seed, uint64_t{0}, std::numeric_limits<uint64_t>::max(),
+             "seed for --input-size (default 0)");
+  add_number(cmd, "--high", inputs.high, int64_t{1}, kMaxCount,
+             "integer inputs are drawn from [0, HIGH) (default 2)");
 }
 
 void add_shard_flag(CLI::App& cmd, InputOptions& inputs) {
@@ -50,8 +52,9 @@ void add_shard_flag(CLI::App& cmd, InputOptions& inputs) {
 void add_layers_flag(CLI::App& cmd, std::string& layers) {
   cmd.add_option("--layers", layers,
                  "selectors, comma-separated: 1-3 (a summary --grad label), all, a module path, "
-                 "type:Conv2d, re:<regex on path>, depth:N")
-      ->required();
+                 "type:Conv2d, re:<regex on path>, depth:N" +
+                     (layers.empty() ? std::string() : " (default " + layers + ")"))
+      ->required(layers.empty());
 }
 
 void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures,

@@ -2,7 +2,10 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <limits>
 #include <optional>
+#include <sstream>
+#include <type_traits>
 
 #include "check/run_dir.h"
 #include "edit/edit_spec.h"
@@ -39,8 +42,39 @@ CLI::Option* add_enum_option(CLI::App& cmd, const std::string& flag, E& value,
       ->check(CLI::IsMember(names_of(names)));
 }
 
+// A number flag's range, [lo, hi]: a value outside it, NaN or text that is no number is a usage
+// error naming the flag and the range, and --help shows the range.
+template <class T>
+CLI::Validator in_range(T lo, T hi) {
+  const auto show = [](T v) {
+    std::ostringstream text;
+    text << v;
+    return text.str();
+  };
+  const bool unbounded = hi == std::numeric_limits<T>::max();
+  const std::string range =
+      unbounded ? ">= " + show(lo) : "in [" + show(lo) + ", " + show(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        T value{};
+        const bool negative_unsigned = std::is_unsigned_v<T> && text.find('-') != text.npos;
+        if (negative_unsigned || !CLI::detail::lexical_cast(text, value) ||
+            !(value >= lo && value <= hi))
+          return "must be a number " + range + ", got '" + text + "'";
+        return "";
+      },
+      range);
+}
+
+// `value`: a number of type T, or an optional one (absent unless given).
+template <class V, class T>
+CLI::Option* add_number(CLI::App& cmd, const std::string& flag, V& value, T lo, T hi,
+                        const std::string& help) {
+  return cmd.add_option(flag, value, help)->check(in_range(lo, hi));
+}
+
 // record's --capture list, parsed into a CaptureSet.
-// --layers, required: which layer calls record and watch keep.
+// --layers: which layer calls record and watch keep; required unless `layers` holds a default.
 void add_layers_flag(CLI::App& cmd, std::string& layers);
 
 void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const std::string& help);
@@ -68,5 +102,11 @@ void add_scope_flags(CLI::App& cmd, RunScope& scope);
 
 // --threads N (global), from main.
 int& threads_flag();
+
+// The ranges of the flags several commands share.
+constexpr int64_t kMaxCount = std::numeric_limits<int64_t>::max();  // --batch-size, --steps, ...
+constexpr double kMaxReal = std::numeric_limits<double>::max();     // a finite, unbounded value
+// What LibTorch's optimizers hold in a float parameter's dtype: --lr, --weight-decay.
+constexpr double kMaxFloat = std::numeric_limits<float>::max();
 
 }  // namespace modrec::cli

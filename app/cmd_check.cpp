@@ -24,19 +24,20 @@ Command add_check(CLI::App& app) {
       ->required();
   add_input_flags(*cmd, job->record.inputs);
   add_shard_flag(*cmd, job->record.inputs);
-  cmd->add_option("--batch-size", job->record.record.batch_size,
-                  "when RUN_DIR is a model: split the input along dim 0 and stream it");
+  add_number(*cmd, "--batch-size", job->record.record.batch_size, int64_t{1}, kMaxCount,
+             "when RUN_DIR is a model: split the input along dim 0 and stream it");
   add_edit_flag(*cmd, job->record.record.edits);
   auto mode = std::make_shared<std::string>("eval");
   cmd->add_option("--mode", *mode, "eval or train, when RUN_DIR is a model")
       ->check(CLI::IsMember({"eval", "train"}));
   cmd->add_flag("--no-nan,!--allow-nan", r.no_nan, "a NaN value is a violation (default on)");
   cmd->add_flag("--no-inf,!--allow-inf", r.no_inf, "a +/-Inf value is a violation (default on)");
-  cmd->add_option("--max-abs", r.max_abs, "violation when abs_max > X");
-  cmd->add_option("--max-std", r.max_std, "violation when std > X");
-  cmd->add_option("--min-std", r.min_std, "violation when std < X (a dead layer)");
-  cmd->add_option("--max-zero-fraction", r.max_zero_fraction,
-                  "violation when the fraction of zeros > F (dead ReLUs)");
+  add_number(*cmd, "--max-abs", r.max_abs, 0.0, kMaxReal, "violation when abs_max > X");
+  add_number(*cmd, "--max-std", r.max_std, 0.0, kMaxReal, "violation when std > X");
+  add_number(*cmd, "--min-std", r.min_std, 0.0, kMaxReal,
+             "violation when std < X (a dead layer)");
+  add_number(*cmd, "--max-zero-fraction", r.max_zero_fraction, 0.0, 1.0,
+             "violation when the fraction of zeros > F (dead ReLUs)");
   add_scope_flags(*cmd, job->scope);
   add_enum_option(*cmd, "--format", job->format, report_format_names(),
                   "table, json or markdown (default table)");

@@ -24,8 +24,10 @@ Command add_diff(CLI::App& app) {
       ->required();
   cmd->add_option("RUN_B", job->run_b, "the reference recording (or model): --rtol scales its values")
       ->required();
-  cmd->add_option("--atol", job->tol.atol, "absolute tolerance (default 1e-8, as torch.allclose)");
-  cmd->add_option("--rtol", job->tol.rtol, "relative tolerance (default 1e-5, as torch.allclose)");
+  add_number(*cmd, "--atol", job->tol.atol, 0.0, kMaxReal,
+             "absolute tolerance (default 1e-8, as torch.allclose)");
+  add_number(*cmd, "--rtol", job->tol.rtol, 0.0, kMaxReal,
+             "relative tolerance (default 1e-5, as torch.allclose)");
   add_enum_option(*cmd, "--rule", job->tol.rule, error_rule_names(),
                   "allclose (|a-b| <= atol + rtol*|b|, default) or either (an element fails only "
                   "beyond atol and beyond rtol, as Polygraphy)");

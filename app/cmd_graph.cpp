@@ -18,8 +18,8 @@ Command add_graph(CLI::App& app) {
   auto job = std::make_shared<GraphJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
-  cmd->add_option("--depth", job->depth,
-                  "deepest nesting drawn; deeper calls are drawn as their ancestor (default 3)");
+  add_number(*cmd, "--depth", job->depth, 0, 1000,
+             "deepest nesting drawn; deeper calls are drawn as their ancestor (default 3)");
   cmd->add_flag("--params", job->params, "parameter counts in the labels");
   add_enum_option(*cmd, "--format", job->format, graph_format_names(),
                   "dot, svg (by Graphviz's dot) or json (default dot)");

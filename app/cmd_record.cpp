@@ -41,7 +41,8 @@ Command add_record(CLI::App& app, const bool& quiet) {
       ->check(parsed_by(When::parse));
   cmd->add_option("--targets", r.targets_file,
                   "a tensor file of one label per input sample, for --when target:K");
-  cmd->add_option("--batch-size", r.batch_size, "split the input along dim 0 and stream it");
+  add_number(*cmd, "--batch-size", r.batch_size, int64_t{1}, kMaxCount,
+             "split the input along dim 0 and stream it");
   add_enum_option(*cmd, "--reduce", r.reduce, reduce_names(),
                   "none, sum or mean over samples (default none)");
   cmd->add_option("--out", job->out, "output directory (default modrec-out)");

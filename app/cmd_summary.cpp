@@ -17,7 +17,7 @@ Command add_summary(CLI::App& app) {
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
   auto& s = job->summary;
-  cmd->add_option("--depth", s.depth, "deepest nesting shown (default 3)");
+  add_number(*cmd, "--depth", s.depth, 0, 1000, "deepest nesting shown (default 3)");
   cmd->add_option("--columns", s.columns,
                   "any of input_size,output_size,num_params,params_percent,kernel_size,mult_adds,"
                   "trainable,flops (FLOPs of the executed operators: runs forward and a backward "
@@ -26,7 +26,7 @@ Command add_summary(CLI::App& app) {
   cmd->add_option("--row-settings", s.row_settings,
                   "any of depth,var_names,ascii_only,hide_recursive_layers (default depth)")
       ->delimiter(',');
-  cmd->add_option("--col-width", s.col_width, "width of each column (default 25)");
+  add_number(*cmd, "--col-width", s.col_width, 1, 1000, "width of each column (default 25)");
   cmd->add_flag("--params", s.verbose_params, "a row per parameter, like torchinfo's verbose=2");
   add_edit_flag(*cmd, job->edits);
   cmd->add_flag("--grad", job->grad, "run the pass with autograd on (the calls record sees)");

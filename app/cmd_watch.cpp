@@ -37,6 +37,8 @@ Command add_watch(CLI::App& app, const bool& quiet) {
       "Examples:\n"
       "  modrec watch model.pt --input x.pt --targets y.pt --loss cross_entropy --optimizer sgd \\\n"
       "      --lr 0.1 --momentum 0.9 --steps 100 --batch-size 32 --every 10 --layers all --out run\n"
+      "  modrec watch model.pt --input x.pt --loss mean --batch-size 16 --out run\n"
+      "      (SGD at lr 0.01, one pass over the input, every layer's statistics)\n"
       "  modrec watch model.pt --input x.pt --loss mean --optimizer adam --lr 1e-3 --steps 20 \\\n"
       "      --layers type:Linear --capture param,update --out run --save-model trained.pt");
   auto job = std::make_shared<WatchJob>();
@@ -48,22 +50,25 @@ Command add_watch(CLI::App& app, const bool& quiet) {
   r.save = SaveFormat::none;
   r.captures = CaptureSet::parse({"output", "grad_output", "param", "param_grad"});
   t.update = true;
+  r.layers = "all";
   add_layers_flag(*cmd, r.layers);
   add_watch_captures(*cmd, r, t);
   add_enum_option(*cmd, "--loss", t.loss, train_loss_names(),
                   "cross_entropy or mse (against --targets), sum or mean of the first output")
       ->required();
   cmd->add_option("--targets", t.targets_file, "a tensor file of one target per input sample");
-  add_enum_option(*cmd, "--optimizer", t.optimizer, optimizer_names(), "sgd or adam")->required();
-  cmd->add_option("--lr", t.lr, "learning rate")->required();
-  cmd->add_option("--momentum", t.momentum, "SGD momentum (default 0)");
-  cmd->add_option("--weight-decay", t.weight_decay, "L2 weight decay (default 0)");
-  cmd->add_option("--steps", t.steps, "optimizer steps")->required();
-  cmd->add_option("--batch-size", t.batch_size, "samples per step (default: all)");
+  add_enum_option(*cmd, "--optimizer", t.optimizer, optimizer_names(), "sgd or adam (default sgd)");
+  add_number(*cmd, "--lr", t.lr, 0.0, kMaxFloat, "learning rate, > 0 (default 0.01)");
+  add_number(*cmd, "--momentum", t.momentum, 0.0, 1.0, "SGD momentum (default 0)");
+  add_number(*cmd, "--weight-decay", t.weight_decay, 0.0, kMaxFloat, "L2 weight decay (default 0)");
+  add_number(*cmd, "--steps", t.steps, int64_t{1}, kMaxCount,
+             "optimizer steps (default: one pass over the input, batch after batch)");
+  add_number(*cmd, "--batch-size", t.batch_size, int64_t{1}, kMaxCount,
+             "samples per step (default: all)");
   cmd->add_option_function<uint64_t>(
       "--shuffle", [&t](uint64_t seed) { t.shuffle = seed; },
       "a new order of the samples each pass, from this seed (default: in order)");
-  cmd->add_option("--every", t.every, "record every K-th step (default 1)");
+  add_number(*cmd, "--every", t.every, int64_t{1}, kMaxCount, "record every K-th step (default 1)");
   cmd->add_option("--out", job->out, "output directory (default modrec-watch)");
   cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
   cmd->add_option("--save-model", job->save_model,

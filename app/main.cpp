@@ -36,12 +36,16 @@ int fail(const std::string& line, int code) {
 
 // CLI11's messages in the contract's one-line form, naming the flag and the help to read.
 int usage_error(const CLI::ParseError& e, const CLI::App& app) {
-  const std::string text = e.what();
-  std::smatch flag;
-  const bool named = std::regex_search(text, flag, std::regex("--?[A-Za-z][A-Za-z0-9_-]*"));
+  std::string text = e.what();
+  std::smatch match;
+  const bool named = std::regex_search(text, match, std::regex("--?[A-Za-z][A-Za-z0-9_-]*"));
+  const std::string flag = named ? match.str() : "command line";
+  // A validator's message comes as "--flag: what"; the flag is named once, in the parentheses.
+  if (named && match.position() == 0 && text.compare(flag.size(), 2, ": ") == 0)
+    text = text.substr(flag.size() + 2);
   const auto subcommands = app.get_subcommands();
   const std::string command = subcommands.empty() ? "" : " " + subcommands[0]->get_name();
-  const modrec::Error error(modrec::Exit::usage, text, named ? flag.str() : "command line",
+  const modrec::Error error(modrec::Exit::usage, text, flag,
                             "see modrec" + command + " --help");
   return fail(error.line(), static_cast<int>(error.code()));
 }
@@ -78,8 +82,8 @@ int run(int argc, char** argv) {
   static const modrec::EnumNames<modrec::log::Format> log_formats{
       {"text", modrec::log::Format::text}, {"json", modrec::log::Format::json}};
   modrec::cli::add_enum_option(app, "--log-format", g.log_format, log_formats, "text or json");
-  app.add_option("--threads", modrec::cli::threads_flag(),
-                 "LibTorch intra-op threads (default: the number of cores)");
+  modrec::cli::add_number(app, "--threads", modrec::cli::threads_flag(), 1, 4096,
+                          "LibTorch intra-op threads (default: the number of cores)");
   const std::vector<modrec::cli::Command> commands{modrec::cli::add_summary(app),
                                                    modrec::cli::add_record(app, g.quiet),
                                                    modrec::cli::add_check(app),

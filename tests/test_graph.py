@@ -188,7 +188,7 @@ class Errors(unittest.TestCase):
         self.fails(2, "--format", "png", words=["--format"])
 
     def test_bad_depth(self):
-        self.fails(2, "--depth", "-1", words=["--depth", "0 or more"])
+        self.fails(2, "--depth", "-1", words=["--depth", "[0, 1000]"])
         self.fails(2, "--depth", "two", words=["--depth"])
 
     def test_missing_dot(self):

@@ -206,6 +206,36 @@ class WatchMatchesEagerTraining(unittest.TestCase):
         self.assertEqual(len(manifest["losses"]), 3)
         self.assertEqual({r["step"] for r in self.rows("nan")}, {1, 2})
 
+    def test_defaults_sgd_lr_001_one_pass_every_layer(self):
+        """Without --optimizer, --lr, --steps and --layers: SGD at lr 0.01, one pass over the
+        input (24 samples in batches of 8: 3 steps), every layer recorded."""
+        out = self.path("defaults")
+        run("watch", self.model, "--input", self.path("x.pt"), "--targets", self.path("labels.pt"),
+            "--loss", "cross_entropy", "--batch-size", "8", "--out", out)
+        losses, records, _ = eager_training(self.model, self.x, self.labels, "cross_entropy", "sgd",
+                                            3, 8, 1, lr=0.01)
+        manifest = self.manifest("defaults")
+        self.assertEqual(manifest["recorded_steps"], [1, 2, 3])
+        for got, want in zip(manifest["losses"], losses, strict=True):
+            self.assertAlmostEqual(got, want, places=5)
+        self.check_rows(self.rows("defaults"), records, losses)
+
+    def test_a_model_without_trainable_parameters_is_refused(self):
+        frozen = self.path("frozen.pt")
+        net = Net()
+        for p in net.parameters():
+            p.requires_grad_(False)
+        torch.jit.script(net).save(frozen)
+        bare = self.path("bare.pt")
+        torch.jit.script(nn.Sequential(nn.ReLU(), nn.Tanh())).save(bare)
+        for model in (frozen, bare):
+            out = self.path("untrainable")
+            _, err = run("watch", model, "--input", self.path("x.pt"), "--loss", "sum", "--out", out,
+                         code=2)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertIn("the model has no trainable parameter", err)
+            self.assertFalse(os.path.exists(out))
+
     def test_usage_errors(self):
         common = ("--optimizer", "sgd", "--lr", "0.1", "--steps", "2")
         for args, code, flag in [

@@ -9,6 +9,7 @@
 #include "train/optimizer.h"
 #include "train/parameter_updates.h"
 #include "train/training_loss.h"
+#include "util/error.h"
 #include "util/interrupt.h"
 #include "util/log.h"
 #include "util/stopwatch.h"
@@ -23,9 +24,15 @@ class NoHooks : public CallHooks {
   c10::IValue leave(int, int, const c10::IValue& output) override { return output; }
 };
 
-std::vector<at::Tensor> parameters(InstrumentedModel& model) {
+// The parameters the optimizer steps; a model without one (none, or all frozen) cannot be trained.
+std::vector<at::Tensor> trainable_parameters(InstrumentedModel& model) {
   std::vector<at::Tensor> out;  // slot lists' iterators are not standard ones
-  for (const at::Tensor& p : model.module().parameters()) out.push_back(p);
+  for (const at::Tensor& p : model.module().parameters())
+    if (p.requires_grad()) out.push_back(p);
+  if (out.empty())
+    throw Error(Exit::usage,
+                "the model has no trainable parameter (none, or every one has requires_grad=False)",
+                "MODEL", "watch trains parameters; modrec record looks at a model without training");
   return out;
 }
 
@@ -34,7 +41,7 @@ std::vector<at::Tensor> parameters(InstrumentedModel& model) {
 Training::Training(InstrumentedModel& model, const RecordOptions& record,
                    const TrainOptions& train, std::string dir)
     : model_(model), record_(record), train_(train), dir_(std::move(dir)),
-      optimizer_(make_optimizer(parameters(model), train)) {}
+      optimizer_(make_optimizer(trainable_parameters(model), train)) {}
 
 Training::~Training() = default;
 
