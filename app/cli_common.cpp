@@ -11,8 +11,7 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   // flag's (--model) with OptionAlreadyAdded at start-up.
   cmd.add_option("MODEL", positional, "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
   cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
-  cmd.add_option("--mode", mode, "eval or train (default eval, as torchinfo)")
-      ->check(CLI::IsMember({"eval", "train"}));
+  add_mode_flag(cmd, mode);
   add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
   add_input_flags(cmd, inputs);
 }
@@ -23,7 +22,7 @@ void ModelFlags::resolve(ModelOptions& options) const {
   if (options.path.empty())
     throw Error(Exit::usage, "no model given", "MODEL",
                 "pass a TorchScript file, e.g. modrec summary model.pt, or set MODREC_MODEL");
-  options.train = mode == "train";
+  options.mode = mode;
   options.device = device;
   options.threads = threads_flag();
 }
@@ -39,6 +38,11 @@ void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
              "seed for --input-size (default 0)");
   add_number(cmd, "--high", inputs.high, int64_t{1}, kMaxCount,
              "integer inputs are drawn from [0, HIGH) (default 2)");
+}
+
+void add_mode_flag(CLI::App& cmd, Mode& mode, const std::string& when) {
+  add_enum_option(cmd, "--mode", mode, mode_names(),
+                  (when.empty() ? "" : when + ": ") + "eval or train (default eval, as torchinfo)");
 }
 
 void add_shard_flag(CLI::App& cmd, InputOptions& inputs) {
@@ -69,7 +73,9 @@ void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures,
       ->check(CLI::IsMember(names_of(capture_names())));
 }
 
-void add_edit_flag(CLI::App& cmd, EditOptions& edits) {
+void add_edit_flag(CLI::App& cmd, EditOptions& edits, const InputOptions& inputs) {
+  // One --seed, two consumers: the noise generator takes the value --seed was parsed into.
+  cmd.parse_complete_callback([&edits, &inputs] { edits.seed = inputs.seed; });
   cmd.add_option_function<std::vector<std::string>>(
          "--edit",
          [&edits](const std::vector<std::string>& texts) {
@@ -85,7 +91,7 @@ void add_scope_flags(CLI::App& cmd, RunScope& scope) {
                  "comma list of selectors: 1-3, all, layer1.0.conv1, type:Conv2d, re:<regex>, "
                  "depth:2 (default all)");
   cmd.add_option("--captures", scope.captures,
-                 "any of input,output,grad_input,grad_output (default: every recorded capture)")
+                 "any of input,output,grad_input,grad_output,param,param_grad (default: every recorded capture)")
       ->delimiter(',')
       ->check(CLI::IsMember(names_of(capture_names())));
 }

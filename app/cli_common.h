@@ -7,7 +7,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "check/run_dir.h"
+#include "check/run_scope.h"
 #include "edit/edit_spec.h"
 #include "util/error.h"
 #include "load/load_options.h"
@@ -19,7 +19,7 @@ namespace modrec::cli {
 // MODEL positional, --model, $MODREC_MODEL (in that order of precedence), --mode, --device.
 struct ModelFlags {
   std::string positional, flag;
-  std::string mode = "eval";
+  Mode mode = Mode::eval;
   Device device = Device::cpu;
   // Also adds the input flags (add_input_flags).
   void add(CLI::App& cmd, InputOptions& inputs);
@@ -28,6 +28,8 @@ struct ModelFlags {
 };
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs);
+// --mode eval|train; `when` says when it applies, for commands whose model is optional.
+void add_mode_flag(CLI::App& cmd, Mode& mode, const std::string& when = "");
 // --shard K/N (record, check MODEL, watch).
 void add_shard_flag(CLI::App& cmd, InputOptions& inputs);
 
@@ -94,8 +96,8 @@ CLI::Validator parsed_by(Parse parse) {
       "");
 }
 
-// --edit SELECTOR=OP, repeatable; the noise seed is --seed's (bound when the command runs).
-void add_edit_flag(CLI::App& cmd, EditOptions& edits);
+// --edit SELECTOR=OP, repeatable; the noise seed is --seed's (`inputs`), set once parsed.
+void add_edit_flag(CLI::App& cmd, EditOptions& edits, const InputOptions& inputs);
 
 // --layers and --captures of check and diff.
 void add_scope_flags(CLI::App& cmd, RunScope& scope);

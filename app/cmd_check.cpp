@@ -26,10 +26,8 @@ Command add_check(CLI::App& app) {
   add_shard_flag(*cmd, job->record.inputs);
   add_number(*cmd, "--batch-size", job->record.record.batch_size, int64_t{1}, kMaxCount,
              "when RUN_DIR is a model: split the input along dim 0 and stream it");
-  add_edit_flag(*cmd, job->record.record.edits);
-  auto mode = std::make_shared<std::string>("eval");
-  cmd->add_option("--mode", *mode, "eval or train, when RUN_DIR is a model")
-      ->check(CLI::IsMember({"eval", "train"}));
+  add_edit_flag(*cmd, job->record.record.edits, job->record.inputs);
+  add_mode_flag(*cmd, job->record.model.mode, "when RUN_DIR is a model");
   cmd->add_flag("--no-nan,!--allow-nan", r.no_nan, "a NaN value is a violation (default on)");
   cmd->add_flag("--no-inf,!--allow-inf", r.no_inf, "a +/-Inf value is a violation (default on)");
   add_number(*cmd, "--max-abs", r.max_abs, 0.0, kMaxReal, "violation when abs_max > X");
@@ -41,9 +39,7 @@ Command add_check(CLI::App& app) {
   add_scope_flags(*cmd, job->scope);
   add_enum_option(*cmd, "--format", job->format, report_format_names(),
                   "table, json or markdown (default table)");
-  return {cmd, [job, mode] {
-            job->record.model.train = *mode == "train";
-            job->record.record.edits.seed = job->record.inputs.seed;
+  return {cmd, [job] {
             job->record.model.threads = threads_flag();
             return run_check_job(*job, std::cout);
           }};

@@ -40,8 +40,7 @@ Command add_diff(CLI::App& app) {
   add_enum_option(*cmd, "--format", job->format, report_format_names(),
                   "table, json or markdown (default table)");
   add_input_flags(*cmd, job->inputs);
-  cmd->add_option("--mode", model->mode, "with --input: eval or train (default eval)")
-      ->check(CLI::IsMember({"eval", "train"}));
+  add_mode_flag(*cmd, model->mode, "with --input");
   add_enum_option(*cmd, "--save", job->save, save_format_names(),
                   "with --input: compare pt or npy tensors (default pt), or none (statistics)");
   return {cmd, [job, model] {

@@ -27,14 +27,14 @@ Command add_record(CLI::App& app, const bool& quiet) {
   RecordOptions& r = job->record;
   add_layers_flag(*cmd, r.layers);
   add_capture_flag(*cmd, r.captures,
-                   "any of input,output,grad_input,grad_output (default output,grad_output)");
+                   "any of input,output,grad_input,grad_output,param,param_grad (default output,grad_output)");
   add_enum_option(*cmd, "--loss", r.loss, loss_names(),
                   "sum or mean of the first output (default sum)");
   cmd->add_option("--grad", r.grad_file, "tensor file used as d(loss)/d(first output)");
   cmd->add_flag("!--no-backward", r.backward, "forward only");
   add_enum_option(*cmd, "--save", r.save, save_format_names(),
                   "pt, npy or none (statistics only); default pt");
-  add_edit_flag(*cmd, r.edits);
+  add_edit_flag(*cmd, r.edits, job->inputs);
   cmd->add_option_function<std::string>(
          "--when", [&r](const std::string& text) { r.when = When::parse(text); },
          "which batches or samples to keep: batch:2,5-7, target:K (with --targets) or nonfinite")
@@ -47,13 +47,10 @@ Command add_record(CLI::App& app, const bool& quiet) {
                   "none, sum or mean over samples (default none)");
   cmd->add_option("--out", job->out, "output directory (default modrec-out)");
   cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
-  auto format = std::make_shared<std::string>("text");
-  cmd->add_option("--format", *format, "text or json (json prints the manifest to stdout)")
-      ->check(CLI::IsMember({"text", "json"}));
-  return {cmd, [job, model, format, &quiet] {
+  add_enum_option(*cmd, "--format", job->format, record_format_names(),
+                  "text or json (json prints the manifest to stdout)");
+  return {cmd, [job, model, &quiet] {
             model->resolve(job->model);
-            job->record.edits.seed = job->inputs.seed;
-            job->print_manifest = *format == "json";
             job->progress = progress_bar(quiet);
             run_record_job(*job, std::cout);
             log::info("recorded into ", job->out);

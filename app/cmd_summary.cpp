@@ -28,13 +28,12 @@ Command add_summary(CLI::App& app) {
       ->delimiter(',');
   add_number(*cmd, "--col-width", s.col_width, 1, 1000, "width of each column (default 25)");
   cmd->add_flag("--params", s.verbose_params, "a row per parameter, like torchinfo's verbose=2");
-  add_edit_flag(*cmd, job->edits);
+  add_edit_flag(*cmd, job->edits, job->inputs);
   cmd->add_flag("--grad", job->grad, "run the pass with autograd on (the calls record sees)");
   add_enum_option(*cmd, "--format", job->format, summary_format_names(),
                   "table, json, csv or markdown (default table)");
   return {cmd, [job, model] {
             model->resolve(job->model);
-            job->edits.seed = job->inputs.seed;
             run_summary_job(*job, std::cout);
             return 0;
           }};

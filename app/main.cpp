@@ -116,7 +116,7 @@ int run(int argc, char** argv) {
   } catch (const std::exception& e) {
     return fail("modrec: error: internal error: " + modrec::first_line(e.what()) +
                     ": please report this with the command line",
-                3);
+                static_cast<int>(modrec::Exit::internal));
   }
 }
 

@@ -8,7 +8,7 @@ namespace {
 struct Probe {
   const LayerRef& layer;
   const std::string& capture;
-  const RecordedTensor& tensor;
+  const RunTensor& tensor;
   std::vector<Violation>& out;
 
   // NaN (an undefined statistic) never exceeds a limit.
@@ -35,11 +35,11 @@ void check_tensor(const Probe& p, const CheckRules& r) {
 CheckResult check_run(const RunDir& run, const CheckRules& rules, const RunScope& scope) {
   CheckResult result;
   for (size_t i : scope.select(run.refs())) {
-    const RecordedLayer& layer = run.layers[i];
+    const RunLayer& layer = run.layers[i];
     ++result.layers_checked;
-    for (const RecordedCapture& capture : layer.captures) {
+    for (const RunCapture& capture : layer.captures) {
       if (!scope.wants(capture.name)) continue;
-      for (const RecordedTensor& tensor : capture.tensors) {
+      for (const RunTensor& tensor : capture.tensors) {
         ++result.tensors_checked;
         check_tensor({layer.ref, capture.name, tensor, result.violations}, rules);
       }

@@ -7,7 +7,7 @@
 
 #include "check/check_report.h"
 #include "check/check_rules.h"
-#include "check/run_fixture.h"
+#include "rundir/run_fixture.h"
 #include "util/remove_tree.h"
 #include "load/test_python.h"
 #include "util/error.h"

@@ -7,7 +7,7 @@
 
 #include "check/diff_report.h"
 #include "check/run_diff.h"
-#include "check/run_fixture.h"
+#include "rundir/run_fixture.h"
 #include "load/test_python.h"
 #include "util/error.h"
 

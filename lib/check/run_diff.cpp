@@ -10,14 +10,14 @@
 namespace modrec {
 namespace {
 
-const RecordedTensor* find_tensor(const RecordedCapture& c, int index) {
+const RunTensor* find_tensor(const RunCapture& c, int index) {
   for (const auto& t : c.tensors)
     if (t.index == index) return &t;
   return nullptr;
 }
 
 // Differences that make values incomparable or that a tolerance cannot excuse.
-std::string structural_problem(const RecordedLayer& la, const RecordedLayer& lb,
+std::string structural_problem(const RunLayer& la, const RunLayer& lb,
                                const TensorDiff& d, const RunningStats& a, const RunningStats& b) {
   if (la.ref.path != lb.ref.path) return "module path '" + la.ref.path + "' vs '" + lb.ref.path + "'";
   if (d.shape_a != d.shape_b) return "shape " + format_shape(d.shape_a) + " vs " + format_shape(d.shape_b);
@@ -28,14 +28,14 @@ std::string structural_problem(const RecordedLayer& la, const RecordedLayer& lb,
   return "";
 }
 
-void diff_capture(const RecordedLayer& la, const RecordedLayer& lb, const RecordedCapture& ca,
-                  const RecordedCapture& cb, const Tolerance& tol, std::vector<TensorDiff>& out) {
+void diff_capture(const RunLayer& la, const RunLayer& lb, const RunCapture& ca,
+                  const RunCapture& cb, const Tolerance& tol, std::vector<TensorDiff>& out) {
   const bool saved = !ca.files.empty() && !cb.files.empty();
   const auto saved_diffs = saved ? diff_saved_tensors(ca.files, cb.files, tol)
                                  : std::vector<SavedTensorDiff>{};
   for (size_t i = 0; i < ca.tensors.size(); ++i) {
-    const RecordedTensor& ta = ca.tensors[i];
-    const RecordedTensor* tb = find_tensor(cb, ta.index);
+    const RunTensor& ta = ca.tensors[i];
+    const RunTensor* tb = find_tensor(cb, ta.index);
     if (!tb) continue;
     TensorDiff d{la.ref, ca.name, ta.index, saved ? "tensors" : "stats", ta.shape, tb->shape,
                  std::nullopt, ""};
@@ -51,11 +51,11 @@ void diff_capture(const RecordedLayer& la, const RecordedLayer& lb, const Record
   }
 }
 
-void diff_layer(const RecordedLayer& la, const RecordedLayer& lb, const Tolerance& tol,
+void diff_layer(const RunLayer& la, const RunLayer& lb, const Tolerance& tol,
                 const RunScope& scope, std::vector<TensorDiff>& out) {
-  for (const RecordedCapture& ca : la.captures) {
+  for (const RunCapture& ca : la.captures) {
     if (!scope.wants(ca.name)) continue;
-    const RecordedCapture* cb = lb.capture(ca.name);
+    const RunCapture* cb = lb.capture(ca.name);
     if (cb) diff_capture(la, lb, ca, *cb, tol, out);
     else log::warn(la.ref.label, " ", ca.name, " was recorded in the first run only");
   }
@@ -71,7 +71,7 @@ std::vector<LayerRef> union_refs(const RunDir& a, const RunDir& b) {
 
 // A call's rank in the order calls returned; runs recorded without that order keep RUN_A's start
 // order, which puts a container before what it holds.
-int return_rank(const RecordedLayer& layer, size_t start_index) {
+int return_rank(const RunLayer& layer, size_t start_index) {
   return layer.returned >= 0 ? layer.returned : static_cast<int>(start_index);
 }
 
@@ -82,7 +82,7 @@ std::optional<size_t> first_diverging(const std::vector<TensorDiff>& tensors, co
   int first_rank = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
     if (!diverges(tensors[i])) continue;
-    const RecordedLayer* layer = a.layer(tensors[i].layer.label);
+    const RunLayer* layer = a.layer(tensors[i].layer.label);
     const int rank = return_rank(*layer, layer - a.layers.data());
     if (!first || rank < first_rank) {
       first = i;
@@ -98,7 +98,7 @@ std::vector<size_t> diff_order(const RunDir& a, const std::vector<LayerRef>& ref
   std::vector<size_t> order = scope.select(refs);
   if (!fail_fast) return order;
   auto rank = [&](size_t i) {
-    const RecordedLayer* l = a.layer(refs[i].label);
+    const RunLayer* l = a.layer(refs[i].label);
     return l ? return_rank(*l, l - a.layers.data()) : std::numeric_limits<int>::max();
   };
   std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rank(x) < rank(y); });
@@ -116,8 +116,8 @@ RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const 
   RunDiff diff;
   const auto refs = union_refs(a, b);
   for (size_t i : diff_order(a, refs, scope, fail_fast)) {
-    const RecordedLayer* la = a.layer(refs[i].label);
-    const RecordedLayer* lb = b.layer(refs[i].label);
+    const RunLayer* la = a.layer(refs[i].label);
+    const RunLayer* lb = b.layer(refs[i].label);
     const size_t before = diff.tensors.size();
     if (la && lb) diff_layer(*la, *lb, tol, scope, diff.tensors);
     else (la ? diff.only_in_a : diff.only_in_b).push_back(refs[i]);

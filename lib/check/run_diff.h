@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "check/run_dir.h"
+#include "check/run_scope.h"
+#include "rundir/run_dir.h"
 #include "check/value_diff.h"
 
 namespace modrec {

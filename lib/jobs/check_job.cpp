@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "check/check_report.h"
-#include "check/run_dir.h"
+#include "rundir/run_dir.h"
 #include "util/error.h"
 #include "util/scratch_dir.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "check/report_table.h"
-#include "check/run_dir.h"
+#include "check/run_scope.h"
 #include "check/value_diff.h"
 #include "load/load_options.h"
 #include "record/record_options.h"

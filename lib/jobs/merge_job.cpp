@@ -5,7 +5,7 @@
 #include "merge/merged_tensors.h"
 #include "merge/run_identity.h"
 #include "merge/shard_tiling.h"
-#include "record/stats_files.h"
+#include "rundir/stats_files.h"
 #include "util/atomic_dir.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -36,7 +36,7 @@ void run_merge_job(const MergeJob& job) {
   std::vector<const ShardRun*> recorded;
   for (const auto& r : runs)
     if (r.recorded()) recorded.push_back(&r);
-  std::vector<RecordedLayer> layers = merge_stats(recorded);
+  std::vector<RunLayer> layers = merge_stats(recorded);
   log::debug("timing: read and merge statistics ", log::seconds(clock.lap()), " s");
   if (!recorded.empty()) merge_tensors(recorded, layers, dir.path());
   log::debug("timing: tensors ", log::seconds(clock.lap()), " s");

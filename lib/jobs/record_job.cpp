@@ -2,7 +2,7 @@
 
 #include "jobs/session.h"
 #include "record/recording.h"
-#include "record/tensor_stats.h"
+#include "record/pass/tensor_stats.h"
 #include "util/atomic_dir.h"
 #include "util/error.h"
 #include "util/interrupt.h"
@@ -10,6 +10,11 @@
 #include "util/stopwatch.h"
 
 namespace modrec {
+
+const EnumNames<RecordFormat>& record_format_names() {
+  static const EnumNames<RecordFormat> names{{"text", RecordFormat::text}, {"json", RecordFormat::json}};
+  return names;
+}
 
 void run_record_job(const RecordJob& job, std::ostream& out) {
   job.record.validate();
@@ -30,7 +35,7 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   recording.run(batches, job.progress);
   clock.lap();
   const std::string manifest = recording.write(job.model, job.inputs, batches);
-  if (job.print_manifest) out << manifest;
+  if (job.format == RecordFormat::json) out << manifest;
   dir.commit();
   log::debug("timing: write ", log::seconds(clock.lap()), " s");
 }

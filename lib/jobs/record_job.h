@@ -8,13 +8,17 @@
 
 namespace modrec {
 
+// --format: what record prints on stdout: a line of text (to stderr, by the CLI) or the manifest.
+enum class RecordFormat { text, json };
+const EnumNames<RecordFormat>& record_format_names();
+
 struct RecordJob {
   ModelOptions model;
   InputOptions inputs;
   RecordOptions record;
   std::string out = "modrec-out";
   bool force = false;
-  bool print_manifest = false;  // --format json
+  RecordFormat format = RecordFormat::text;  // --format
   std::function<void(int done, int total)> progress;  // after each batch
 };
 

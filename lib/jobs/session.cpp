@@ -74,7 +74,7 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   auto sources = input_sources(inputs);  // bad inputs fail before the slower model load
   Session session{InstrumentedModel(load_model(model.path), instrument), std::move(sources), device};
   if (!device.is_cpu()) session.model.module().to(device);
-  session.model.module().train(model.train);
+  session.model.module().train(model.mode == Mode::train);
   return session;
 }
 

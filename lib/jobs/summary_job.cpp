@@ -3,7 +3,7 @@
 #include "edit/editing_hooks.h"
 #include "flops/op_observer.h"
 #include "jobs/session.h"
-#include "record/backward.h"
+#include "run/backward.h"
 #include "run/device_sync.h"
 #include "run/forward.h"
 #include "summary/exports.h"

@@ -25,7 +25,7 @@ std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   AtomicDir dir(job.out, job.force);
   InterruptGuard interrupts;
   ModelOptions model = job.model;
-  model.train = true;
+  model.mode = Mode::train;
   Session session = open_session(model, job.inputs, {job.record.resolved_captures().grad_input});
   // The shard's samples, whole: steps draw their batches from them in any order (--shuffle).
   const InputBatches sources = session.batches(job.inputs, 0, job.train.targets_file);

@@ -13,14 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-FileKind kind_by_magic(const std::string& head) {
-  if (head.empty()) return FileKind::empty;
-  if (head.rfind("\x93NUMPY", 0) == 0) return FileKind::numpy;
-  if (static_cast<unsigned char>(head[0]) == 0x80) return FileKind::legacy_pickle;
-  if (head.rfind("PK\x03\x04", 0) == 0) return FileKind::damaged;  // a zip, pending a closer look
-  return FileKind::not_zip;
-}
-
 FileInfo kind_by_pickle(const std::string& data_pkl) {
   PickleHead head = read_pickle_head(data_pkl);
   if (head.global == "collections.OrderedDict") return {FileKind::state_dict, ""};
@@ -36,9 +28,8 @@ FileInfo kind_by_entries(const Archive& archive) {
   return kind_by_pickle(archive.read(*data));
 }
 
-}  // namespace
-
-FileInfo inspect_file(const std::string& path) {
+// sniff_file's answer, with what a special file is.
+FileInfo sniff(const std::string& path) {
   std::error_code ec;
   auto status = fs::status(path, ec);
   if (!fs::exists(status)) return {FileKind::missing, ""};
@@ -50,8 +41,24 @@ FileInfo inspect_file(const std::string& path) {
   std::string head(8, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(in.gcount()));
-  FileKind kind = kind_by_magic(head);
-  if (kind != FileKind::damaged) return {kind, ""};
+  return {kind_by_magic(head), ""};
+}
+
+}  // namespace
+
+FileKind kind_by_magic(std::string_view head) {
+  if (head.empty()) return FileKind::empty;
+  if (head.substr(0, 6) == "\x93NUMPY") return FileKind::numpy;
+  if (static_cast<unsigned char>(head[0]) == 0x80) return FileKind::legacy_pickle;
+  if (head.substr(0, 4) == "PK\x03\x04") return FileKind::zip;
+  return FileKind::not_zip;
+}
+
+FileKind sniff_file(const std::string& path) { return sniff(path).kind; }
+
+FileInfo inspect_file(const std::string& path) {
+  FileInfo sniffed = sniff(path);
+  if (sniffed.kind != FileKind::zip) return sniffed;
   try {
     return kind_by_entries(Archive::open(path));
   } catch (const Error& e) {
@@ -71,6 +78,7 @@ std::string describe(const FileInfo& info) {
     case FileKind::not_zip: return "is not a zip archive, so not a TorchScript model";
     case FileKind::legacy_pickle: return "is a legacy (non-zip) torch.save pickle, not a TorchScript model";
     case FileKind::numpy: return "is a NumPy .npy array, not a TorchScript model";
+    case FileKind::zip: return "is a zip archive";
     case FileKind::damaged: return info.detail;
     case FileKind::torchscript: return "is a TorchScript model";
     case FileKind::state_dict: return "is a state_dict, not a TorchScript model";

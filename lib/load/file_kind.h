@@ -1,7 +1,9 @@
-// Tells what a file given as a model is, so that a rejection can say what the file IS and how
-// to make a TorchScript file from it.
+// Tells what a file is, from its first bytes (sniff_file: .npy, legacy pickle, zip) and, for a zip,
+// from its entries (inspect_file): the one place that knows the file formats' magic bytes. A
+// rejection of a model can then say what the file IS and how to make a TorchScript file from it.
 #pragma once
 #include <string>
+#include <string_view>
 
 namespace modrec {
 
@@ -14,6 +16,7 @@ enum class FileKind {
   not_zip,        // neither a zip, a legacy torch.save pickle nor a .npy file
   legacy_pickle,  // torch.save(..., _use_new_zipfile_serialization=False)
   numpy,          // a .npy array
+  zip,            // starts like a zip archive; its entries not looked at yet (sniff_file only)
   damaged,        // starts like a zip but is truncated or malformed
   torchscript,    // code/ and constants.pkl: torch.jit.save
   state_dict,     // torch.save(model.state_dict())
@@ -27,6 +30,11 @@ struct FileInfo {
   std::string detail;  // eager_module: the pickled class; damaged: what is wrong; special: what
 };
 
+// The kind the first bytes tell: empty, numpy, legacy_pickle, zip or not_zip.
+FileKind kind_by_magic(std::string_view head);
+// kind_by_magic of a regular file's first bytes (missing, directory, special, unreadable before).
+FileKind sniff_file(const std::string& path);
+// sniff_file, then a zip's entries: torchscript, state_dict, ... or damaged. Never zip.
 FileInfo inspect_file(const std::string& path);
 inline FileKind classify(const std::string& path) { return inspect_file(path).kind; }
 

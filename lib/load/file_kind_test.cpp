@@ -30,6 +30,19 @@ TEST_CASE("classify tells the files torch and numpy write apart") {
   }
 }
 
+TEST_CASE("sniff_file reads only the first bytes: any zip is a zip, pending a closer look") {
+  for (const char* zip : {"model.pt", "truncated.pt", "no_code.zip", "tensor.pt"}) {
+    INFO(std::string(zip));
+    CHECK(sniff_file(fixture(zip)) == FileKind::zip);
+  }
+  CHECK(sniff_file(fixture("array.npy")) == FileKind::numpy);
+  CHECK(sniff_file(fixture("legacy.pt")) == FileKind::legacy_pickle);
+  CHECK(sniff_file(fixture("folder.pt")) == FileKind::directory);
+  CHECK(kind_by_magic("") == FileKind::empty);
+  CHECK(kind_by_magic("PK\x03") == FileKind::not_zip);
+  CHECK(kind_by_magic(std::string("\x93NUMPY\x01\x00", 8)) == FileKind::numpy);
+}
+
 TEST_CASE("describe names the pickled class of an eager module") {
   FileInfo eager = inspect_file(fixture("eager.pt"));
   CHECK(eager.detail == "torch.nn.modules.container.Sequential");

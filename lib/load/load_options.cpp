@@ -7,4 +7,9 @@ const EnumNames<Device>& device_names() {
   return names;
 }
 
+const EnumNames<Mode>& mode_names() {
+  static const EnumNames<Mode> names{{"eval", Mode::eval}, {"train", Mode::train}};
+  return names;
+}
+
 }  // namespace modrec

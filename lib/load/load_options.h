@@ -13,10 +13,12 @@ namespace modrec {
 
 enum class Device { cpu, cuda };
 const EnumNames<Device>& device_names();
+enum class Mode { eval, train };  // --mode: the module's training flag (torchinfo: eval)
+const EnumNames<Mode>& mode_names();
 
 struct ModelOptions {
   std::string path;
-  bool train = false;           // --mode train
+  Mode mode = Mode::eval;       // --mode
   Device device = Device::cpu;  // --device
   int threads = 0;              // --threads; 0: the number of cores
 };

@@ -32,9 +32,9 @@ inline json shard_manifest(int64_t index, int64_t count, int64_t total, int64_t 
 }
 
 // A tensor's statistics, as record keeps them, of `values` in `shape`.
-inline RecordedTensor tensor_of(const std::vector<double>& values, std::vector<int64_t> shape,
+inline RunTensor tensor_of(const std::vector<double>& values, std::vector<int64_t> shape,
                                 std::string name = "") {
-  RecordedTensor t;
+  RunTensor t;
   t.name = std::move(name);
   t.shape = std::move(shape);
   t.dtype = "float64";
@@ -42,12 +42,12 @@ inline RecordedTensor tensor_of(const std::vector<double>& values, std::vector<i
   return t;
 }
 
-inline RecordedLayer layer_of(std::string label, std::vector<RecordedCapture> captures) {
+inline RunLayer layer_of(std::string label, std::vector<RunCapture> captures) {
   return {{label, "features." + label, "Linear"}, 1, 0, std::move(captures)};
 }
 
 // The manifest's "layers" entry of `layer`: its captures' shapes and dtypes.
-inline json manifest_layer(const RecordedLayer& layer) {
+inline json manifest_layer(const RunLayer& layer) {
   json captures = json::object();
   for (const auto& c : layer.captures) {
     json shapes = json::array(), dtypes = json::array();
@@ -62,7 +62,7 @@ inline json manifest_layer(const RecordedLayer& layer) {
 }
 
 // The run in directory "s<index>" (or `dir`), its manifest listing `layers`.
-inline ShardRun shard_run(json manifest, std::vector<RecordedLayer> layers = {},
+inline ShardRun shard_run(json manifest, std::vector<RunLayer> layers = {},
                           std::string dir = "") {
   if (dir.empty()) dir = "s" + std::to_string(manifest.at("shard").at("index").get<int64_t>());
   for (const auto& layer : layers) manifest["layers"].push_back(manifest_layer(layer));

@@ -19,7 +19,7 @@ ShardRun part(int64_t index, std::vector<int64_t> kept, json nonfinite = nullptr
   m["first_nonfinite"] = nonfinite;
   if (!reduce.empty()) m["options"]["reduce"] = reduce;
   const int64_t samples = m["samples"].get<int64_t>();
-  std::vector<RecordedLayer> layers;
+  std::vector<RunLayer> layers;
   if (!kept.empty())
     layers.push_back(test::layer_of(
         "1-1", {{"output", {test::tensor_of({}, {samples, 4}), test::tensor_of({}, {samples})}, {}},

@@ -14,18 +14,18 @@ namespace {
 
 std::string pair_of(const ShardRun& a, const ShardRun& b) { return a.dir() + " and " + b.dir(); }
 
-std::string described(const RecordedTensor& t) {
+std::string described(const RunTensor& t) {
   return (t.name.empty() ? "" : t.name + " ") + t.dtype + " " + shape_text(t.shape);
 }
 
 // Whether a tensor of shard b can stand beside (per-sample: after) the same tensor of shard a.
-bool same_tensor(const RecordedTensor& a, const RecordedTensor& b, bool samples_add) {
+bool same_tensor(const RunTensor& a, const RunTensor& b, bool samples_add) {
   if (a.name != b.name || a.dtype != b.dtype || a.shape.size() != b.shape.size()) return false;
   if (!samples_add || a.shape.empty()) return a.shape == b.shape;
   return std::equal(a.shape.begin() + 1, a.shape.end(), b.shape.begin() + 1);
 }
 
-std::optional<std::string> capture_difference(const RecordedCapture& a, const RecordedCapture& b) {
+std::optional<std::string> capture_difference(const RunCapture& a, const RunCapture& b) {
   if (a.name != b.name) return "captures " + a.name + " vs " + b.name;
   if (a.tensors.size() != b.tensors.size())
     return a.name + ": " + std::to_string(a.tensors.size()) + " vs " +
@@ -37,8 +37,8 @@ std::optional<std::string> capture_difference(const RecordedCapture& a, const Re
   return std::nullopt;
 }
 
-std::optional<std::string> layer_difference(const RecordedLayer& a, const RecordedLayer& b) {
-  const auto named = [](const RecordedLayer& l) {
+std::optional<std::string> layer_difference(const RunLayer& a, const RunLayer& b) {
+  const auto named = [](const RunLayer& l) {
     return l.ref.label + " " + l.ref.path + " (" + l.ref.type + ") call " + std::to_string(l.call);
   };
   if (named(a) != named(b)) return named(a) + " vs " + named(b);
@@ -66,7 +66,7 @@ void check_same_layers(const ShardRun& a, const ShardRun& b) {
 void check_param_grads_summable(const std::vector<const ShardRun*>& shards) {
   if (shards.size() < 2 || shards[0]->save != SaveFormat::none) return;
   for (const auto& layer : shards[0]->run.layers) {
-    const RecordedCapture* c = layer.capture(capture_name(Capture::param_grad));
+    const RunCapture* c = layer.capture(capture_name(Capture::param_grad));
     if (c && !c->tensors.empty())
       throw Error(Exit::bad_input,
                   "cannot merge param_grad of layer " + layer.ref.label +
@@ -77,7 +77,7 @@ void check_param_grads_summable(const std::vector<const ShardRun*>& shards) {
   }
 }
 
-void add_tensor(RecordedTensor& whole, const RecordedTensor& part, const std::string& where) {
+void add_tensor(RunTensor& whole, const RunTensor& part, const std::string& where) {
   try {
     whole.stats.merge(part.stats);
   } catch (const std::invalid_argument& e) {  // histograms of other bin counts
@@ -86,10 +86,10 @@ void add_tensor(RecordedTensor& whole, const RecordedTensor& part, const std::st
   if (!whole.shape.empty()) whole.shape[0] += part.shape[0];
 }
 
-void add_shard(std::vector<RecordedLayer>& whole, const ShardRun& shard) {
+void add_shard(std::vector<RunLayer>& whole, const ShardRun& shard) {
   for (size_t l = 0; l < whole.size(); ++l)
     for (size_t c = 0; c < whole[l].captures.size(); ++c) {
-      RecordedCapture& capture = whole[l].captures[c];
+      RunCapture& capture = whole[l].captures[c];
       if (stats_rule(capture.name) != StatsRule::merge) continue;
       const auto& part = shard.run.layers[l].captures[c].tensors;
       for (size_t t = 0; t < capture.tensors.size(); ++t)
@@ -99,11 +99,11 @@ void add_shard(std::vector<RecordedLayer>& whole, const ShardRun& shard) {
 
 }  // namespace
 
-std::vector<RecordedLayer> merge_stats(const std::vector<const ShardRun*>& shards) {
+std::vector<RunLayer> merge_stats(const std::vector<const ShardRun*>& shards) {
   if (shards.empty()) return {};
   for (size_t s = 1; s < shards.size(); ++s) check_same_layers(*shards[0], *shards[s]);
   check_param_grads_summable(shards);
-  std::vector<RecordedLayer> whole = shards[0]->run.layers;
+  std::vector<RunLayer> whole = shards[0]->run.layers;
   for (auto& layer : whole)
     for (auto& capture : layer.captures) capture.files.clear();
   for (size_t s = 1; s < shards.size(); ++s) add_shard(whole, *shards[s]);

@@ -9,7 +9,7 @@
 #pragma once
 #include <vector>
 
-#include "check/run_dir.h"
+#include "rundir/run_dir.h"
 #include "merge/shard_run.h"
 
 namespace modrec {
@@ -20,6 +20,6 @@ namespace modrec {
 // type, call number, captures, tensors and their names, dtypes, shapes but dim 0 of per-sample
 // ones), and when param_grad would have to be summed over several shards that saved no tensors
 // (--save none).
-std::vector<RecordedLayer> merge_stats(const std::vector<const ShardRun*>& shards);
+std::vector<RunLayer> merge_stats(const std::vector<const ShardRun*>& shards);
 
 }  // namespace modrec

@@ -21,15 +21,15 @@ std::vector<double> rows(int64_t from, int64_t to) {
   return v;
 }
 
-RecordedCapture output_of(int64_t from, int64_t to) {
+RunCapture output_of(int64_t from, int64_t to) {
   return {"output", {test::tensor_of(rows(from, to), {to - from, 3})}, {}};
 }
 
-RecordedCapture params(const std::string& capture, double scale) {
+RunCapture params(const std::string& capture, double scale) {
   return {capture, {test::tensor_of({scale, -scale, 2 * scale}, {3}, "weight")}, {}};
 }
 
-ShardRun shard(int64_t index, std::vector<RecordedLayer> layers, const std::string& save = "npy") {
+ShardRun shard(int64_t index, std::vector<RunLayer> layers, const std::string& save = "npy") {
   json m = test::shard_manifest(index, 3, 10);
   m["options"]["save"] = save;
   return test::shard_run(m, std::move(layers));
@@ -71,8 +71,8 @@ TEST_CASE("per-sample statistics merge to those of all the samples, histograms e
   const auto shards = three_shards();
   const auto whole = merge_stats(pointers(shards));
   REQUIRE(whole.size() == 1);
-  const RecordedTensor& out = whole[0].capture("output")->tensors.at(0);
-  const RecordedTensor all = test::tensor_of(rows(0, 10), {10, 3});
+  const RunTensor& out = whole[0].capture("output")->tensors.at(0);
+  const RunTensor all = test::tensor_of(rows(0, 10), {10, 3});
   CHECK(out.shape == std::vector<int64_t>{10, 3});
   check_same_stats(out.stats, all.stats);
   // The shards' parts alone have other histogram ranges: the merge widened them exactly.
@@ -84,7 +84,7 @@ TEST_CASE("param and param_grad statistics stay the first shard's, shapes unchan
   const auto shards = three_shards();
   const auto whole = merge_stats(pointers(shards));
   for (const char* capture : {"param", "param_grad"}) {
-    const RecordedTensor& t = whole[0].capture(capture)->tensors.at(0);
+    const RunTensor& t = whole[0].capture(capture)->tensors.at(0);
     CHECK(t.name == "weight");
     CHECK(t.shape == std::vector<int64_t>{3});
     CHECK(t.stats.max() == 2.0);

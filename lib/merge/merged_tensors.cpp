@@ -20,12 +20,12 @@ std::vector<std::string> relative_files(const ShardRun& run, const std::string& 
 
 CaptureFiles capture_files(const std::vector<const ShardRun*>& shards, size_t l, size_t c,
                            const std::string& out_dir) {
-  const RecordedLayer& layer = shards[0]->run.layers[l];
-  const RecordedCapture& capture = layer.captures[c];
+  const RunLayer& layer = shards[0]->run.layers[l];
+  const RunCapture& capture = layer.captures[c];
   CaptureFiles files{"layer " + layer.ref.label + ", " + capture.name,
                      combine_rule(capture.name, shards[0]->reduce), {}, {}, {}};
   for (const ShardRun* s : shards) {
-    const RecordedCapture& part = s->run.layers[l].captures[c];
+    const RunCapture& part = s->run.layers[l].captures[c];
     files.shard_files.push_back(part.files);
     const auto& shape = part.tensors.at(0).shape;
     files.samples.push_back(shape.empty() ? 0 : shape[0]);
@@ -39,11 +39,11 @@ CaptureFiles capture_files(const std::vector<const ShardRun*>& shards, size_t l,
 
 }  // namespace
 
-void merge_tensors(const std::vector<const ShardRun*>& shards, std::vector<RecordedLayer>& layers,
+void merge_tensors(const std::vector<const ShardRun*>& shards, std::vector<RunLayer>& layers,
                    const std::string& out_dir) {
   for (size_t l = 0; l < layers.size(); ++l)
     for (size_t c = 0; c < layers[l].captures.size(); ++c) {
-      RecordedCapture& capture = layers[l].captures[c];
+      RunCapture& capture = layers[l].captures[c];
       if (shards[0]->run.layers[l].captures[c].files.empty()) continue;
       throw_if_interrupted();
       const bool recompute = stats_rule(capture.name) == StatsRule::from_tensors;

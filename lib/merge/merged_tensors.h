@@ -11,7 +11,7 @@ namespace modrec {
 
 // Writes the files; a capture whose statistics come from its merged tensors (param_grad: the
 // summed gradient) gets them in `layers`. `shards` in shard order, every one recorded.
-void merge_tensors(const std::vector<const ShardRun*>& shards, std::vector<RecordedLayer>& layers,
+void merge_tensors(const std::vector<const ShardRun*>& shards, std::vector<RunLayer>& layers,
                    const std::string& out_dir);
 
 }  // namespace modrec

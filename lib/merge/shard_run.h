@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "check/run_dir.h"
+#include "rundir/run_dir.h"
 #include "record/record_options.h"
 
 namespace modrec {

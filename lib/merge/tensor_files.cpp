@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "record/tensor_stats.h"
+#include "record/pass/tensor_stats.h"
 #include "run/value_meta.h"
 #include "tensors/dtype.h"
 #include "tensors/npy_source.h"

@@ -16,11 +16,6 @@ const EnumNames<Reduce>& reduce_names() {
   return names;
 }
 
-const EnumNames<Loss>& loss_names() {
-  static const EnumNames<Loss> names{{"sum", Loss::sum}, {"mean", Loss::mean}};
-  return names;
-}
-
 CaptureSet RecordOptions::resolved_captures() const {
   if (!captures) {
     CaptureSet set;

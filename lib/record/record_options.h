@@ -8,17 +8,16 @@
 #include "edit/edit_spec.h"
 #include "model/captures.h"
 #include "record/when.h"
+#include "run/loss.h"
 #include "util/enum_names.h"
 
 namespace modrec {
 
 enum class SaveFormat { pt, npy, none };  // --save
 enum class Reduce { none, sum, mean };    // --reduce: over samples, across batches
-enum class Loss { sum, mean };            // --loss: of the model's first output
 
 const EnumNames<SaveFormat>& save_format_names();
 const EnumNames<Reduce>& reduce_names();
-const EnumNames<Loss>& loss_names();
 
 struct RecordOptions {
   std::string layers;                 // --layers selectors (check/layer_match.h)

@@ -2,11 +2,11 @@
 
 #include <filesystem>
 
-#include "record/backward.h"
-#include "record/batch_file.h"
-#include "record/call_selection.h"
-#include "record/recorder.h"
-#include "record/run_files.h"
+#include "run/backward.h"
+#include "record/pass/batch_file.h"
+#include "record/pass/call_selection.h"
+#include "record/pass/recorder.h"
+#include "record/output/run_files.h"
 #include "run/device_sync.h"
 #include "run/forward.h"
 #include "util/atomic_file.h"
@@ -36,7 +36,6 @@ Recording::Recording(InstrumentedModel& model, const RecordOptions& options, std
       captures_(options.resolved_captures()), matcher_(options.layers),
       layers_(model.tree(), captures_, options.save, options.reduce, dir_),
       edits_(options.edits, model.tree()) {
-  options.validate();
   if (!options.grad_file.empty()) seed_ = read_gradient_seed(options.grad_file);
 }
 

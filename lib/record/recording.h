@@ -13,10 +13,10 @@
 
 #include "model/layer_match.h"
 #include "instrument/instrumented_model.h"
-#include "record/manifest.h"
-#include "record/nonfinite.h"
+#include "record/output/manifest.h"
+#include "record/pass/nonfinite.h"
 #include "record/record_options.h"
-#include "record/recorded_layers.h"
+#include "record/accumulate/accumulated_layers.h"
 #include "tensors/input_batches.h"
 #include "util/stopwatch.h"
 
@@ -24,8 +24,8 @@ namespace modrec {
 
 class Recording {
  public:
-  // Throws Error(usage) for options that cannot work together, Error(bad_input) for an
-  // unreadable --grad file. Files go under `dir` (the run's temporary directory); kept tensors
+  // `options` validated by the caller (RecordOptions::validate(), once per job). Throws
+  // Error(bad_input) for an unreadable --grad file. Files go under `dir` (the run's temporary directory); kept tensors
   // wait in `dir`/.spool until write().
   // `backward(output)`: what runs after each forward instead of record's --loss or --grad
   // (watch's training loss); empty: record's.
@@ -72,7 +72,7 @@ class Recording {
   bool validated_ = false;
   std::vector<int64_t> kept_;  // the numbers of the batches recorded
   std::optional<FirstNonFinite> first_nonfinite_;
-  RecordedLayers layers_;
+  AccumulatedLayers layers_;
   CallEdits edits_;
 };
 

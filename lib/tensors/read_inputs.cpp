@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "load/archive.h"
+#include "load/file_kind.h"
 #include "load/pickle_head.h"
 #include "tensors/npy.h"
 #include "tensors/pickle_lengths.h"
@@ -135,13 +136,12 @@ std::vector<at::Tensor> tensors_of(const c10::IValue& value, const std::string& 
 
 c10::IValue read_saved_value(const std::string& path) {
   std::vector<char> bytes = read_file(path);
-  std::string head(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(bytes.size(), 6)));
-  if (head == "\x93NUMPY") return parse_npy(std::string(bytes.begin(), bytes.end()), path);
-  if (static_cast<unsigned char>(head[0]) == 0x80)
+  const FileKind kind = kind_by_magic(std::string_view(bytes.data(), bytes.size()));
+  if (kind == FileKind::numpy) return parse_npy(std::string(bytes.begin(), bytes.end()), path);
+  if (kind == FileKind::legacy_pickle)
     throw bad_input(path, "is a legacy (non-zip) torch.save file, which LibTorch cannot read",
                     "save it again with torch.save(x, path) from PyTorch 1.6 or newer");
-  if (head.rfind("PK\x03\x04", 0) != 0)
-    throw bad_input(path, "is neither a torch.save file nor a .npy array");
+  if (kind != FileKind::zip) throw bad_input(path, "is neither a torch.save file nor a .npy array");
   std::unique_ptr<ZipReader> reader = open_zip(bytes, path);
   PickleHead pickle = check_archive(*reader, path);
   // LibTorch's zip reader checks no CRC-32: a damaged byte in the data would pass as a value.

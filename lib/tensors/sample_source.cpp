@@ -1,7 +1,7 @@
 #include "tensors/sample_source.h"
 
-#include <fstream>
 
+#include "load/file_kind.h"
 #include "tensors/file_sequence.h"
 #include "tensors/npy_source.h"
 #include "tensors/read_inputs.h"
@@ -31,12 +31,6 @@ class MemorySource final : public SampleSource {
   std::string kind_, path_;
 };
 
-bool starts_as_npy(const std::string& path) {
-  char magic[6] = {};
-  std::ifstream in(path, std::ios::binary);
-  return in.read(magic, sizeof magic) && std::string(magic, sizeof magic) == "\x93NUMPY";
-}
-
 }  // namespace
 
 SourcePtr memory_source(at::Tensor t, std::string kind, std::string path) {
@@ -46,7 +40,7 @@ SourcePtr memory_source(at::Tensor t, std::string kind, std::string path) {
 std::vector<SourcePtr> open_input(const std::string& text) {
   if (names_many_files(text)) return {std::make_shared<FileSequenceSource>(list_input_files(text))};
   require_regular_file(text, "input file");
-  if (starts_as_npy(text)) {
+  if (sniff_file(text) == FileKind::numpy) {
     SourcePtr npy = open_npy_source(text);
     return {npy ? npy : memory_source(read_inputs(text).at(0), "npy", text)};
   }

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "instrument/instrumented_model.h"
-#include "record/layer_recording.h"
-#include "record/tensor_stats.h"
+#include "record/accumulate/layer_recording.h"
+#include "record/pass/tensor_stats.h"
 
 namespace modrec {
 

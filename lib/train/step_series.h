@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "record/layer_recording.h"
+#include "record/accumulate/layer_recording.h"
 #include "train/parameter_updates.h"
 
 namespace modrec {

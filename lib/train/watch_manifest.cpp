@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "load/version.h"
+#include "rundir/manifest_header.h"
 #include "tensors/input_manifest.h"
-#include "util/sha256.h"
 
 namespace modrec {
 namespace {
@@ -55,16 +55,16 @@ nlohmann::json watch_manifest_json(const WatchedRun& run) {
   nlohmann::json losses = nlohmann::json::array();
   for (double loss : run.training.losses())
     losses.push_back(std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json(nullptr));
-  return {{"modrec_version", modrec_version()},
-          {"libtorch_version", libtorch_version()},
+  nlohmann::json manifest = manifest_header({modrec_version(), libtorch_version(), run.model.path});
+  manifest.update({
           {"command", "watch"},
-          {"model", {{"path", run.model.path}, {"sha256", sha256_file(run.model.path)}}},
           {"inputs", {{"files", run.inputs.files}, {"sources", sources_json(run.data)}}},
           {"shard", shard_json(run.inputs.shard, run.data.range())},
           {"options", options_json(run)},
           {"losses", losses},
           {"recorded_steps", run.training.recorded()},
-          {"stopped", stopped_json(run.stopped)}};
+          {"stopped", stopped_json(run.stopped)}});
+  return manifest;
 }
 
 }  // namespace modrec

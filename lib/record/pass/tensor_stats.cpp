@@ -1,0 +1,135 @@
+#include "record/pass/tensor_stats.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <atomic>
+#include <limits>
+
+#include "tensors/dtype.h"
+#include "util/error.h"
+
+namespace modrec {
+namespace {
+
+// Below this many elements a tensor is not worth splitting across threads.
+constexpr int64_t kParallelGrain = 1 << 16;
+
+// Statistics are mergeable, so large tensors are split over LibTorch's intra-op threads (idle
+// while a hook runs) and the parts merged in a fixed order: the result does not depend on timing.
+template <class T>
+void add_as(RunningStats& stats, const at::Tensor& t) {
+  const T* data = t.data_ptr<T>();
+  const int64_t n = t.numel();
+  const int64_t parts = std::min<int64_t>(at::get_num_threads(), n / kParallelGrain);
+  if (parts < 2) {
+    stats.add(data, static_cast<size_t>(n));
+    return;
+  }
+  std::vector<RunningStats> partial(static_cast<size_t>(parts));
+  at::parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      const int64_t lo = n * p / parts, hi = n * (p + 1) / parts;
+      partial[p].add(data + lo, static_cast<size_t>(hi - lo));
+    }
+  });
+  for (const auto& p : partial) stats.merge(p);
+}
+
+Error unsupported(const at::Tensor& t) {
+  return Error(Exit::model_failed,
+               std::string("statistics of dtype ") + c10::toString(t.scalar_type()) +
+                   " are not supported",
+               "record", "record real-valued layers only");
+}
+
+}  // namespace
+
+void add_tensor(RunningStats& stats, const at::Tensor& tensor) {
+  at::Tensor t = tensor.detach().cpu().contiguous();
+  switch (t.scalar_type()) {
+    case at::kFloat: return add_as<float>(stats, t);
+    case at::kDouble: return add_as<double>(stats, t);
+    case at::kLong: return add_as<int64_t>(stats, t);
+    case at::kInt: return add_as<int32_t>(stats, t);
+    case at::kShort: return add_as<int16_t>(stats, t);
+    case at::kChar: return add_as<int8_t>(stats, t);
+    case at::kByte: return add_as<uint8_t>(stats, t);
+    case at::kBool: return add_as<bool>(stats, t);
+    case at::kHalf:
+    case at::kBFloat16: return add_as<float>(stats, t.to(at::kFloat));
+    default: throw unsupported(t);
+  }
+}
+
+TensorSummary summarize_tensor(const at::Tensor& t) {
+  if (!t.device().is_cpu()) return summarize_on_device(t);
+  TensorSummary s{RunningStats(), t.sizes().vec(), dtype_name(t.scalar_type())};
+  add_tensor(s.stats, t);
+  return s;
+}
+
+namespace {
+
+// RunningStats' histogram over [-R, R]: R the smallest power of two >= abs_max (at least 2^-1000,
+// 1 without a non-zero finite value). Bin indices come from exact power-of-two scaling; a
+// negative value whose scaled form underflows to -0 still belongs below 0.
+std::pair<at::Tensor, at::Tensor> histogram_on_device(const at::Tensor& x, const at::Tensor& finite,
+                                                      const at::Tensor& abs_max, int bins) {
+  const auto [mantissa, exponent] = at::frexp(abs_max);  // abs_max = mantissa * 2^exponent
+  at::Tensor e = at::where(mantissa == 0.5, exponent - 1, exponent);
+  e = at::where(abs_max > 0, e.clamp_min(-1000), at::zeros_like(e));
+  const at::Tensor range = at::ldexp(at::ones_like(abs_max), e);
+  const int half = bins / 2;
+  at::Tensor index = at::floor(x / range * half).to(at::kLong) + half;
+  index = at::where(x < 0, index.clamp_max(half - 1), index).clamp(0, bins - 1);
+  index = at::where(finite, index, at::full_like(index, bins));  // NaN, Inf: a bin dropped below
+  const at::Tensor counts = at::bincount(index, {}, bins + 1).narrow(0, 0, bins);
+  return {counts, (x == range).sum()};
+}
+
+}  // namespace
+
+TensorSummary summarize_on_device(const at::Tensor& t) {
+  constexpr int kBins = 64;
+  if (!at::isFloatingType(t.scalar_type()) && !at::isIntegralType(t.scalar_type(), true))
+    throw unsupported(t);
+  if (t.numel() == 0) return {RunningStats(kBins), t.sizes().vec(), dtype_name(t.scalar_type())};
+  const at::Tensor x = t.detach().reshape(-1).to(at::kDouble);
+  const at::Tensor finite = at::isfinite(x);
+  const at::Tensor n = finite.sum().to(at::kDouble);
+  const at::Tensor zero = at::zeros({}, x.options());
+  const at::Tensor mean = at::where(finite, x, zero).sum() / n;
+  const at::Tensor deviation = at::where(finite, x - mean, zero);
+  const double inf = std::numeric_limits<double>::infinity();
+  const at::Tensor min = at::where(finite, x, at::full({}, inf, x.options())).min();
+  const at::Tensor max = at::where(finite, x, at::full({}, -inf, x.options())).max();
+  const at::Tensor abs_max = at::where(n > 0, at::maximum(min.abs(), max.abs()), zero);
+  const auto [counts, at_top] = histogram_on_device(x, finite, abs_max, kBins);
+  const at::Tensor scalars = at::stack({n, at::isnan(x).sum().to(at::kDouble),
+                                        (x == 0).sum().to(at::kDouble), mean,
+                                        (deviation * deviation).sum(), min, max,
+                                        at_top.to(at::kDouble)});
+  const at::Tensor host = at::cat({scalars, counts.to(at::kDouble)}).cpu();  // the one copy
+  const double* v = host.data_ptr<double>();
+  RunningStats::Parts parts;
+  parts.count = x.numel();
+  parts.finite = static_cast<int64_t>(v[0]);
+  parts.nans = static_cast<int64_t>(v[1]);
+  parts.zeros = static_cast<int64_t>(v[2]);
+  parts.mean = v[3];
+  parts.m2 = v[4];
+  parts.min = v[5];
+  parts.max = v[6];
+  parts.at_top = static_cast<int64_t>(v[7]);
+  parts.counts.assign(v + 8, v + 8 + kBins);
+  return {RunningStats::from_parts(parts), t.sizes().vec(), dtype_name(t.scalar_type())};
+}
+
+int statistics_threads() {
+  std::atomic<int> parts{0};
+  at::parallel_for(0, at::get_num_threads(), 1, [&](int64_t, int64_t) { ++parts; });
+  return parts;
+}
+
+}  // namespace modrec

@@ -1,0 +1,81 @@
+// summarize_tensor: large tensors are split over LibTorch's threads, and the parts merge to what
+// one pass over the whole tensor gives.
+#include "record/pass/tensor_stats.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <doctest/doctest.h>
+
+#include <limits>
+
+using namespace modrec;
+
+TEST_CASE("statistics use LibTorch's intra-op threads") {
+  const int before = at::get_num_threads();
+  at::set_num_threads(2);
+  CHECK(statistics_threads() == 2);
+  at::set_num_threads(before);
+}
+
+TEST_CASE("a tensor split over threads has the statistics of one pass") {
+  const int before = at::get_num_threads();
+  at::set_num_threads(2);
+  const at::Tensor t = at::randn({4, 100000}, at::TensorOptions().dtype(at::kFloat));
+  const TensorSummary split = summarize_tensor(t);
+  RunningStats whole;
+  whole.add(t.data_ptr<float>(), static_cast<size_t>(t.numel()));
+  CHECK(split.stats.count() == whole.count());
+  CHECK(split.stats.min() == whole.min());
+  CHECK(split.stats.max() == whole.max());
+  CHECK(split.stats.zero_count() == whole.zero_count());
+  CHECK(split.stats.mean() == doctest::Approx(whole.mean()).epsilon(1e-12));
+  CHECK(split.stats.std() == doctest::Approx(whole.std()).epsilon(1e-12));
+  CHECK(split.stats.histogram().counts == whole.histogram().counts);
+  CHECK(split.shape == std::vector<int64_t>{4, 100000});
+  CHECK(split.dtype == "float32");
+  at::set_num_threads(before);
+}
+
+// --device cuda reduces statistics where the tensor is; the same ATen code runs on the CPU here.
+TEST_CASE("statistics reduced with ATen equal RunningStats' kernels") {
+  const auto opts = at::TensorOptions().dtype(at::kFloat);
+  at::Tensor special = at::randn({1000}, opts);
+  special[0] = std::numeric_limits<float>::quiet_NaN();
+  special[1] = std::numeric_limits<float>::infinity();
+  special[2] = 0;
+  special[3] = -1e-38f;
+  const std::vector<at::Tensor> cases = {
+      at::randn({3, 4001}, opts),
+      special,
+      at::tensor({-4.0, 4.0, 2.0, -2.0, 0.0}, at::TensorOptions().dtype(at::kDouble)),  // edges, +R
+      at::zeros({7}, opts),
+      at::full({5}, std::numeric_limits<float>::quiet_NaN(), opts),
+      at::empty({0}, opts),
+      at::randint(-50, 50, {300}, at::TensorOptions().dtype(at::kLong)),
+      at::randn({64}, opts).to(at::kBFloat16),
+      at::tensor({1, 0, 1}).to(at::kBool),
+      at::randn({100}, opts) * 1e-300 / 1e10,  // underflows to zero in float
+      // -1e-300 / R (2^499) underflows to -0 when scaled: still a value below 0
+      at::tensor({-1e-300, 1e150, 3.0}, at::TensorOptions().dtype(at::kDouble)),
+  };
+  for (const auto& t : cases) {
+    INFO(t.scalar_type(), " ", t.numel());
+    const TensorSummary cpu = summarize_tensor(t);
+    const TensorSummary device = summarize_on_device(t);
+    const RunningStats &a = cpu.stats, &b = device.stats;
+    CHECK(b.count() == a.count());
+    CHECK(b.finite_count() == a.finite_count());
+    CHECK(b.nan_count() == a.nan_count());
+    CHECK(b.inf_count() == a.inf_count());
+    CHECK(b.zero_count() == a.zero_count());
+    CHECK(b.histogram().edges == a.histogram().edges);
+    CHECK(b.histogram().counts == a.histogram().counts);
+    if (a.finite_count() == 0) continue;
+    CHECK(b.min() == a.min());
+    CHECK(b.max() == a.max());
+    CHECK(std::abs(b.mean() - a.mean()) <= 1e-12 * a.abs_max());
+    if (a.finite_count() > 1) CHECK(b.std() == doctest::Approx(a.std()).epsilon(1e-12));
+    CHECK(device.shape == cpu.shape);
+    CHECK(device.dtype == cpu.dtype);
+  }
+}

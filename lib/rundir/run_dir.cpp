@@ -1,0 +1,138 @@
+#include "rundir/run_dir.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "model/captures.h"
+#include "util/error.h"
+#include "util/regular_file.h"
+
+namespace modrec {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const char* const kRecordHint = "record one with: modrec record MODEL --layers … --out DIR";
+
+// Captures in the contract's order (JSON objects come back sorted by name).
+size_t capture_rank(const std::string& name) {
+  const auto& names = capture_names();
+  return std::find_if(names.begin(), names.end(),
+                      [&](const auto& entry) { return entry.first == name; }) -
+         names.begin();
+}
+
+RunLayer read_layer(const json& j) {
+  RunLayer layer;
+  layer.ref = {j.at("label").get<std::string>(), j.at("path").get<std::string>(),
+               j.at("type").get<std::string>()};
+  layer.call = j.value("call", 1);
+  layer.returned = j.value("returned", -1);
+  for (const auto& [name, tensors] : j.at("captures").items()) {
+    RunCapture capture{name, {}, {}};
+    for (const json& t : tensors) capture.tensors.push_back(read_run_tensor(t));
+    layer.captures.push_back(std::move(capture));
+  }
+  std::stable_sort(layer.captures.begin(), layer.captures.end(),
+                   [](const RunCapture& x, const RunCapture& y) {
+                     return capture_rank(x.name) < capture_rank(y.name);
+                   });
+  return layer;
+}
+
+// Errors from the stats parser name only "stats.json"; say which file and layer.
+std::vector<RunLayer> read_layers(const json& stats, const fs::path& file) {
+  std::vector<RunLayer> layers;
+  std::string where = file.string();
+  try {
+    for (const json& l : stats.at("layers")) {
+      where = file.string() + ", layer " + l.value("label", "?");
+      layers.push_back(read_layer(l));
+    }
+  } catch (const json::exception& e) {
+    throw Error(Exit::bad_input, "stats.json is not in the recording format: " + first_line(e.what()),
+                where, kRecordHint);
+  } catch (const Error& e) {
+    throw Error(e.code(), e.what(), where, e.hint());
+  }
+  return layers;
+}
+
+void attach_files(RunDir& run, const json& manifest, const fs::path& file) {
+  try {
+    for (const json& l : manifest.at("layers")) {
+      const auto label = l.at("label").get<std::string>();
+      auto layer = std::find_if(run.layers.begin(), run.layers.end(),
+                                [&](const RunLayer& r) { return r.ref.label == label; });
+      if (layer == run.layers.end()) continue;
+      for (auto& capture : layer->captures) {
+        const json& files = l.at("captures").value(capture.name, json::object()).value("files", json::array());
+        for (const json& f : files) capture.files.push_back((fs::path(run.path) / f.get<std::string>()).string());
+      }
+    }
+  } catch (const json::exception& e) {
+    throw Error(Exit::bad_input, "manifest.json is not in the recording format: " + first_line(e.what()),
+                file.string(), kRecordHint);
+  }
+}
+
+}  // namespace
+
+json read_run_json(const std::string& path) {
+  const fs::path file(path);
+  require_regular_file(file.string(), "recording file");
+  std::ifstream in(file);
+  if (!in) throw Error(Exit::bad_input, "cannot read " + file.filename().string(), file.string(), kRecordHint);
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw Error(Exit::bad_input, file.filename().string() + " is not valid JSON: " + first_line(e.what()),
+                file.string(), kRecordHint);
+  }
+}
+
+RunTensor read_run_tensor(const json& j) {
+  RunTensor t;
+  t.index = j.at("tensor").get<int>();
+  t.name = j.value("name", "");
+  t.shape = j.at("shape").get<std::vector<int64_t>>();
+  t.dtype = j.at("dtype").get<std::string>();
+  t.stats = RunningStats::from_json(j);
+  return t;
+}
+
+const RunCapture* RunLayer::capture(const std::string& name) const {
+  for (const auto& c : captures)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+const RunLayer* RunDir::layer(const std::string& label) const {
+  for (const auto& l : layers)
+    if (l.ref.label == label) return &l;
+  return nullptr;
+}
+
+std::vector<LayerRef> RunDir::refs() const {
+  std::vector<LayerRef> refs;
+  for (const auto& l : layers) refs.push_back(l.ref);
+  return refs;
+}
+
+RunDir read_run_dir(const std::string& path) {
+  if (!fs::is_directory(path))
+    throw Error(Exit::bad_input, "no recording directory", path, kRecordHint);
+  RunDir run{path, {}, nullptr};
+  const fs::path stats = fs::path(path) / "stats.json";
+  run.layers = read_layers(read_run_json(stats.string()), stats);
+  const fs::path manifest = fs::path(path) / "manifest.json";
+  if (!fs::exists(manifest)) return run;
+  run.manifest = read_run_json(manifest.string());
+  attach_files(run, run.manifest, manifest);
+  return run;
+}
+
+}  // namespace modrec

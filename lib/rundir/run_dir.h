@@ -1,0 +1,60 @@
+// A recording directory read back (torch-free): stats.json, and manifest.json with its tensor files
+// when the manifest is there. Format: docs/run-dir.md.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/layer_match.h"
+#include "stats/running_stats.h"
+
+namespace modrec {
+
+struct RunTensor {
+  int index = 0;  // position in a tuple-valued capture
+  std::string name;  // a parameter's name (param, param_grad); empty otherwise
+  std::vector<int64_t> shape;
+  std::string dtype;
+  RunningStats stats;
+};
+
+struct RunCapture {
+  std::string name;                     // input, output, grad_input, grad_output
+  std::vector<RunTensor> tensors;
+  std::vector<std::string> files;       // saved tensors, full paths; empty with --save none
+};
+
+struct RunLayer {
+  LayerRef ref;
+  int call = 1;
+  // Position in the order the calls returned (innermost first); -1 in runs recorded before
+  // modrec wrote it.
+  int returned = -1;
+  std::vector<RunCapture> captures;
+
+  const RunCapture* capture(const std::string& name) const;
+};
+
+struct RunDir {
+  std::string path;
+  std::vector<RunLayer> layers;
+  nlohmann::json manifest;  // as read; null when the directory has none
+
+  const RunLayer* layer(const std::string& label) const;
+  std::vector<LayerRef> refs() const;
+};
+
+// A JSON file of a run directory; Error(bad_input) naming it when it is not a regular file,
+// cannot be read or is not JSON.
+nlohmann::json read_run_json(const std::string& file);
+// One tensor's object of stats.json, or a row of watch's steps.jsonl: "tensor", "name", "shape",
+// "dtype" and the statistics; throws nlohmann::json's exceptions or Error(bad_input).
+RunTensor read_run_tensor(const nlohmann::json& j);
+
+// Throws Error(bad_input, ..., <file>) when the directory, stats.json or manifest.json (when
+// present) is missing, unreadable or not in the format.
+RunDir read_run_dir(const std::string& path);
+
+}  // namespace modrec

@@ -1,0 +1,52 @@
+#include "rundir/stats_files.h"
+
+#include <sstream>
+
+#include "stats/stats_csv.h"
+#include "util/text.h"
+
+namespace modrec {
+
+nlohmann::json stats_json(const std::vector<RunLayer>& layers) {
+  nlohmann::json out = {{"layers", nlohmann::json::array()}};
+  for (const auto& layer : layers) {
+    nlohmann::json captures = nlohmann::json::object();
+    for (const auto& c : layer.captures) {
+      nlohmann::json tensors = nlohmann::json::array();
+      for (size_t i = 0; i < c.tensors.size(); ++i) {
+        const RunTensor& r = c.tensors[i];
+        nlohmann::json t = r.stats.to_json();
+        t["tensor"] = i;
+        if (!r.name.empty()) t["name"] = r.name;
+        t["shape"] = r.shape;
+        t["dtype"] = r.dtype;
+        tensors.push_back(std::move(t));
+      }
+      captures[c.name] = std::move(tensors);
+    }
+    out["layers"].push_back({{"label", layer.ref.label}, {"path", layer.ref.path},
+                             {"type", layer.ref.type}, {"call", layer.call},
+                             {"returned", layer.returned}, {"captures", std::move(captures)}});
+  }
+  return out;
+}
+
+std::string stats_csv(const std::vector<RunLayer>& layers) {
+  std::ostringstream out;
+  out << "label,path,type,call,capture,tensor,shape,dtype";
+  for (const auto& h : stats_csv_header()) out << "," << h;
+  out << "\n";
+  for (const auto& layer : layers)
+    for (const auto& c : layer.captures)
+      for (size_t i = 0; i < c.tensors.size(); ++i) {
+        const RunTensor& t = c.tensors[i];
+        out << layer.ref.label << "," << csv_field(layer.ref.path) << ","
+            << csv_field(layer.ref.type) << "," << layer.call << "," << c.name << "," << i << ","
+            << shape_text(t.shape) << "," << t.dtype;
+        for (const auto& cell : stats_csv_cells(t.stats)) out << "," << cell;
+        out << "\n";
+      }
+  return out.str();
+}
+
+}  // namespace modrec

@@ -1,0 +1,58 @@
+#include "rundir/stats_files.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "util/scratch_dir.h"
+
+using namespace modrec;
+
+namespace {
+
+RunTensor tensor(std::vector<double> values, std::vector<int64_t> shape, std::string name = "") {
+  RunTensor t;
+  t.name = std::move(name);
+  t.shape = std::move(shape);
+  t.dtype = "float32";
+  t.stats.add(values.data(), values.size());
+  return t;
+}
+
+std::vector<RunLayer> layers() {
+  return {{{"1-1", "fc", "Linear"}, 2, 5,
+           {{"output", {tensor({1, -2, 0.5}, {1, 3}), tensor({4}, {1})}, {}},
+            {"param", {tensor({0.25, 0.75}, {2}, "bias")}, {}}}},
+          {{"1-2", "a,b", "Seq"}, 1, 6, {{"output", {}, {}}, {"grad_output", {tensor({1}, {1})}, {}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("stats.json reads back as it was written") {
+  ScratchDir dir;
+  std::ofstream((dir.path / "stats.json").string()) << stats_json(layers()).dump(1);
+  const RunDir back = read_run_dir(dir.path.string());
+  REQUIRE(back.layers.size() == 2);
+  const RunLayer& l = back.layers[0];
+  CHECK(l.ref.label == "1-1");
+  CHECK(l.ref.path == "fc");
+  CHECK(l.call == 2);
+  CHECK(l.returned == 5);
+  REQUIRE(l.captures.size() == 2);
+  CHECK(l.captures[0].name == "output");
+  CHECK(l.captures[0].tensors[1].shape == std::vector<int64_t>{1});
+  CHECK(l.captures[1].tensors[0].name == "bias");
+  CHECK(l.captures[1].tensors[0].stats.to_json() == layers()[0].captures[1].tensors[0].stats.to_json());
+  CHECK(back.layers[1].captures[0].tensors.empty());
+  CHECK(back.layers[1].ref.path == "a,b");
+}
+
+TEST_CASE("stats.csv has a row per tensor, fields quoted where they hold a comma") {
+  const std::string csv = stats_csv(layers());
+  CHECK(csv.rfind("label,path,type,call,capture,tensor,shape,dtype,count,finite_count,mean,", 0) == 0);
+  CHECK(csv.find("\n1-1,fc,Linear,2,output,0,1x3,float32,3,3,") != std::string::npos);
+  CHECK(csv.find("\n1-1,fc,Linear,2,output,1,1,float32,1,1,4,") != std::string::npos);
+  CHECK(csv.find("\n1-1,fc,Linear,2,param,0,2,float32,2,2,0.5,") != std::string::npos);
+  CHECK(csv.find("\n1-2,\"a,b\",Seq,1,grad_output,0,1,float32,") != std::string::npos);
+  CHECK(csv.find("1-2,\"a,b\",Seq,1,output") == std::string::npos);  // no tensor, no row
+}
