@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "report/svg_charts.h"
+#include "rundir/stats_files.h"
 
 namespace modrec {
 namespace {
@@ -41,22 +42,20 @@ document.querySelectorAll('input.filter').forEach(function (box) {
 });
 )";
 
-std::string cell(const json& t, const char* field) {
-  const json& v = t.value(field, json(nullptr));
-  if (v.is_null()) return "<td></td>";
+// An undefined statistic (NaN: no finite value) is an empty cell.
+std::string cell(double v) {
+  if (std::isnan(v)) return "<td></td>";
   std::ostringstream s;
   s.precision(4);
-  s << "<td>" << v.get<double>() << "</td>";
+  s << "<td>" << v << "</td>";
   return s.str();
 }
 
-bool nonfinite(const json& t) { return t.value("nan_count", 0) + t.value("inf_count", 0) > 0; }
+bool nonfinite(const RunTensor& t) { return t.stats.nan_count() + t.stats.inf_count() > 0; }
 
-bool dead(const json& t, const DeadLayerRule& rule) {
-  const json& zf = t.value("zero_fraction", json(nullptr));
-  const json& sd = t.value("std", json(nullptr));
-  return (!zf.is_null() && zf.get<double>() >= rule.zero_fraction) ||
-         (!sd.is_null() && sd.get<double>() <= rule.min_std);
+// NaN compares false: an undefined statistic never makes a layer dead.
+bool dead(const RunTensor& t, const DeadLayerRule& rule) {
+  return t.stats.zero_fraction() >= rule.zero_fraction || t.stats.std() <= rule.min_std;
 }
 
 struct Flags {
@@ -67,11 +66,12 @@ Flags flags_of(const ReportRun& run, const DeadLayerRule& rule) {
   Flags f;
   for (const auto& layer : run.layers) {
     bool bad = false;
-    for (const auto& [capture, tensors] : layer.captures)
-      for (const auto& t : tensors) bad = bad || nonfinite(t);
-    if (bad) f.nonfinite.push_back(layer.label);
-    const auto* out = layer.capture("output");
-    if (out && !out->empty() && dead(out->front(), rule)) f.dead.push_back(layer.label);
+    for (const RunCapture& c : layer.captures)
+      for (const auto& t : c.tensors) bad = bad || nonfinite(t);
+    if (bad) f.nonfinite.push_back(layer.ref.label);
+    const RunCapture* out = layer.capture("output");
+    if (out && !out->tensors.empty() && dead(out->tensors.front(), rule))
+      f.dead.push_back(layer.ref.label);
   }
   return f;
 }
@@ -88,23 +88,23 @@ void table(std::ostringstream& out, const ReportRun& run, const std::string& p,
          "<th class='t'>capture</th><th class='t'>tensor</th><th class='t'>shape</th><th>mean</th>"
          "<th>std</th><th>abs_max</th><th>zero_fraction</th><th>nan</th><th>inf</th></tr></thead><tbody>";
   for (const auto& layer : run.layers) {
+    const LayerRef& ref = layer.ref;
     bool first = true;
-    for (const auto& [capture, tensors] : layer.captures)
-      for (size_t i = 0; i < tensors.size(); ++i) {
-        const json& t = tensors[i];
-        const std::string cls = nonfinite(t) ? "nonfinite" : capture == "output" && dead(t, rule) ? "dead" : "";
+    for (const RunCapture& c : layer.captures)
+      for (size_t i = 0; i < c.tensors.size(); ++i) {
+        const RunTensor& t = c.tensors[i];
+        const std::string cls = nonfinite(t) ? "nonfinite" : c.name == "output" && dead(t, rule) ? "dead" : "";
         std::string shape;
-        for (const auto& d : t.value("shape", json::array()))
-          shape += (shape.empty() ? "" : "x") + std::to_string(d.get<int64_t>());
-        out << "<tr class='" << cls << "' data-layer='" << escape_html(layer.label) << "'"
-            << (first ? " id='" + p + "layer-" + escape_html(layer.label) + "'" : "") << ">"
-            << "<td class='t'><a href='#" << p << "stats-" << escape_html(layer.label) << "'>"
-            << escape_html(layer.label) << "</a></td><td class='t'>" << escape_html(layer.path)
-            << "</td><td class='t'>" << escape_html(layer.type) << "</td><td class='t'>" << capture
-            << "</td><td class='t'>" << escape_html(t.value("name", std::to_string(i)))
-            << "</td><td class='t'>" << shape << "</td>" << cell(t, "mean") << cell(t, "std")
-            << cell(t, "abs_max") << cell(t, "zero_fraction") << "<td>" << t.value("nan_count", 0)
-            << "</td><td>" << t.value("inf_count", 0) << "</td></tr>";
+        for (int64_t d : t.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+        out << "<tr class='" << cls << "' data-layer='" << escape_html(ref.label) << "'"
+            << (first ? " id='" + p + "layer-" + escape_html(ref.label) + "'" : "") << ">"
+            << "<td class='t'><a href='#" << p << "stats-" << escape_html(ref.label) << "'>"
+            << escape_html(ref.label) << "</a></td><td class='t'>" << escape_html(ref.path)
+            << "</td><td class='t'>" << escape_html(ref.type) << "</td><td class='t'>" << c.name
+            << "</td><td class='t'>" << escape_html(t.name.empty() ? std::to_string(i) : t.name)
+            << "</td><td class='t'>" << shape << "</td>" << cell(t.stats.mean())
+            << cell(t.stats.std()) << cell(t.stats.abs_max()) << cell(t.stats.zero_fraction())
+            << "<td>" << t.stats.nan_count() << "</td><td>" << t.stats.inf_count() << "</td></tr>";
         first = false;
       }
   }
@@ -114,10 +114,10 @@ void table(std::ostringstream& out, const ReportRun& run, const std::string& p,
 void statistics(std::ostringstream& out, const ReportRun& run, const std::string& p) {
   out << "<h3>Statistics per layer</h3>";
   for (const auto& layer : run.layers) {
-    json all = json::object();
-    for (const auto& [capture, tensors] : layer.captures) all[capture] = tensors;
-    out << "<details id='" << p << "stats-" << escape_html(layer.label) << "'><summary>"
-        << escape_html(layer.label + " " + layer.path + " (" + layer.type + ")")
+    const json all = stats_json({layer}).at("layers").at(0).at("captures");
+    const LayerRef& ref = layer.ref;
+    out << "<details id='" << p << "stats-" << escape_html(ref.label) << "'><summary>"
+        << escape_html(ref.label + " " + ref.path + " (" + ref.type + ")")
         << "</summary><pre>" << escape_html(all.dump(1)) << "</pre></details>";
   }
 }

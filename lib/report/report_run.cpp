@@ -17,50 +17,22 @@ Error invalid(const std::string& file, const std::string& what) {
                "give a directory written by modrec record, check MODEL --out or watch");
 }
 
-json read_json(const std::string& file) {
-  require_regular_file(file, "recording file");
-  std::ifstream in(file);
-  try {
-    return json::parse(in);
-  } catch (const json::exception& e) {
-    throw invalid(file, std::string("not JSON: ") + e.what());
-  }
-}
-
-double number(const json& j, const char* field) {
-  const json& v = j.at(field);
-  return v.is_null() ? std::nan("") : v.get<double>();
-}
-
-void read_stats(ReportRun& run, const std::string& file) {
-  const json stats = read_json(file);
-  try {
-    for (const json& l : stats.at("layers")) {
-      ReportLayer layer{l.at("label"), l.at("path"), l.at("type"), {}};
-      for (const auto& [name, tensors] : l.at("captures").items())
-        layer.captures.emplace_back(name, tensors.get<std::vector<json>>());
-      run.layers.push_back(std::move(layer));
-    }
-  } catch (const json::exception& e) {
-    throw invalid(file, e.what());
-  }
-}
-
 // The last recorded step's rows become the layers; every row's first tensor a series point.
 void add_step_row(ReportRun& run, const json& row) {
   const std::string label = row.at("label"), capture = row.at("capture");
   const int64_t step = row.at("step");
-  if (row.at("tensor") == 0)
-    run.series[label][capture].push_back({step, number(row, "std"), number(row, "abs_max")});
+  RunTensor tensor = read_run_tensor(row);
+  if (tensor.index == 0)
+    run.series[label][capture].push_back({step, tensor.stats.std(), tensor.stats.abs_max()});
   if (step != run.step) {
     run.step = step;
     run.layers.clear();
   }
-  if (run.layers.empty() || run.layers.back().label != label)
-    run.layers.push_back({label, row.at("path"), row.at("type"), {}});
+  if (run.layers.empty() || run.layers.back().ref.label != label)
+    run.layers.push_back({{label, row.at("path"), row.at("type")}, 1, -1, {}});
   auto& captures = run.layers.back().captures;
-  if (captures.empty() || captures.back().first != capture) captures.emplace_back(capture, std::vector<json>{});
-  captures.back().second.push_back(row);
+  if (captures.empty() || captures.back().name != capture) captures.push_back({capture, {}, {}});
+  captures.back().tensors.push_back(std::move(tensor));
 }
 
 void read_steps(ReportRun& run, const std::string& file) {
@@ -72,6 +44,8 @@ void read_steps(ReportRun& run, const std::string& file) {
       if (!line.empty()) add_step_row(run, json::parse(line));
   } catch (const json::exception& e) {
     throw invalid(file, e.what());
+  } catch (const Error& e) {
+    throw invalid(file, e.what());
   }
   for (const json& loss : run.manifest.value("losses", json::array()))
     run.losses.push_back(loss.is_null() ? std::nan("") : loss.get<double>());
@@ -79,21 +53,17 @@ void read_steps(ReportRun& run, const std::string& file) {
 
 }  // namespace
 
-const std::vector<nlohmann::json>* ReportLayer::capture(const std::string& name) const {
-  for (const auto& [capture, tensors] : captures)
-    if (capture == name) return &tensors;
-  return nullptr;
-}
-
 ReportRun read_report_run(const std::string& path) {
   if (!fs::is_directory(path)) throw invalid(path, "not a directory");
   ReportRun run{path, "record", json::object(), {}, 0, {}, {}};
-  if (fs::exists(path + "/manifest.json")) run.manifest = read_json(path + "/manifest.json");
   if (fs::exists(path + "/steps.jsonl")) {
     run.kind = "watch";
+    if (fs::exists(path + "/manifest.json")) run.manifest = read_run_json(path + "/manifest.json");
     read_steps(run, path + "/steps.jsonl");
   } else if (fs::exists(path + "/stats.json")) {
-    read_stats(run, path + "/stats.json");
+    RunDir dir = read_run_dir(path);
+    run.layers = std::move(dir.layers);
+    if (!dir.manifest.is_null()) run.manifest = std::move(dir.manifest);
   } else {
     throw invalid(path, "neither stats.json nor steps.jsonl is there");
   }

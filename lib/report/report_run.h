@@ -1,22 +1,15 @@
 // A run directory read for `modrec report` (torch-free): the layers' statistics of a recording
-// (stats.json of record or check MODEL) or of a watch run's last recorded step, and a watch run's
-// per-step series (steps.jsonl). Format: docs/run-dir.md.
+// (stats.json of record or check MODEL, read by rundir/run_dir.h) or of a watch run's last
+// recorded step, and a watch run's per-step series (steps.jsonl). Format: docs/run-dir.md.
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "rundir/run_dir.h"
+
 namespace modrec {
-
-struct ReportLayer {
-  std::string label, path, type;
-  // capture -> its tensors' statistics objects (RunningStats::to_json() plus tensor, shape, dtype,
-  // name), in the contract's capture order.
-  std::vector<std::pair<std::string, std::vector<nlohmann::json>>> captures;
-
-  const std::vector<nlohmann::json>* capture(const std::string& name) const;
-};
 
 // One per-step value of a layer's capture (its first tensor), watch only.
 struct StepPoint {
@@ -28,8 +21,8 @@ struct ReportRun {
   std::string path;
   std::string kind;  // "record" or "watch"
   nlohmann::json manifest;  // {} when absent
-  std::vector<ReportLayer> layers;  // in call order
-  int64_t step = 0;                 // watch: the step `layers` shows (the last recorded)
+  std::vector<RunLayer> layers;  // in call order, captures in the contract's order
+  int64_t step = 0;              // watch: the step `layers` shows (the last recorded)
   // watch: label -> capture -> points over the recorded steps
   std::map<std::string, std::map<std::string, std::vector<StepPoint>>> series;
   std::vector<double> losses;  // watch: per step run

@@ -7,21 +7,12 @@
 namespace modrec {
 namespace {
 
-using nlohmann::json;
-
 constexpr double kWidth = 900, kHeight = 300, kLeft = 56, kRight = 16, kTop = 16, kBottom = 28;
 
-// A value's log2, or NaN for what a log axis cannot show (0, negative, NaN, missing).
-double log2_of(const json& t, const char* field) {
-  const json& v = t.value(field, json(nullptr));
-  if (v.is_null()) return std::nan("");
-  const double x = v.get<double>();
-  return x > 0 && std::isfinite(x) ? std::log2(x) : std::nan("");
-}
+// A value's log2, or NaN for what a log axis cannot show (0, negative, NaN: undefined).
+double log2_of(double x) { return x > 0 && std::isfinite(x) ? std::log2(x) : std::nan(""); }
 
-bool is_nonfinite(const json& t) {
-  return t.value("nan_count", 0) > 0 || t.value("inf_count", 0) > 0;
-}
+bool is_nonfinite(const RunningStats& s) { return s.nan_count() > 0 || s.inf_count() > 0; }
 
 std::string color(size_t i) {
   return "hsl(" + std::to_string(i * 137 % 360) + ",65%,42%)";
@@ -62,17 +53,18 @@ void band(std::ostringstream& out, const LogAxis& axis, double lo, double hi, co
 struct Series {
   const char* capture;
   const char* field;
+  double (RunningStats::*value)() const;
   const char* shape;  // circle or square: forward or backward
 };
 
-const Series kScaleSeries[] = {{"output", "std", "circle"},
-                               {"output", "abs_max", "circle"},
-                               {"grad_output", "std", "square"},
-                               {"grad_output", "abs_max", "square"}};
+const Series kScaleSeries[] = {{"output", "std", &RunningStats::std, "circle"},
+                               {"output", "abs_max", &RunningStats::abs_max, "circle"},
+                               {"grad_output", "std", &RunningStats::std, "square"},
+                               {"grad_output", "abs_max", &RunningStats::abs_max, "square"}};
 
-const json* first_tensor(const ReportLayer& layer, const std::string& capture) {
-  const auto* tensors = layer.capture(capture);
-  return tensors && !tensors->empty() ? &tensors->front() : nullptr;
+const RunningStats* first_tensor(const RunLayer& layer, const std::string& capture) {
+  const RunCapture* c = layer.capture(capture);
+  return c && !c->tensors.empty() ? &c->tensors.front().stats : nullptr;
 }
 
 std::string open_svg(const std::string& cls, double height) {
@@ -107,11 +99,12 @@ std::string escape_html(const std::string& text) {
   return out;
 }
 
-std::string scale_plot(const std::vector<ReportLayer>& layers, const std::string& prefix) {
+std::string scale_plot(const std::vector<RunLayer>& layers, const std::string& prefix) {
   std::vector<double> values;
   for (const auto& layer : layers)
     for (const auto& s : kScaleSeries)
-      if (const json* t = first_tensor(layer, s.capture)) values.push_back(log2_of(*t, s.field));
+      if (const RunningStats* t = first_tensor(layer, s.capture))
+        values.push_back(log2_of((t->*s.value)()));
   const LogAxis axis = axis_over(values, -24, 16);
   std::ostringstream out;
   out << open_svg("scale-plot", kHeight);
@@ -121,14 +114,15 @@ std::string scale_plot(const std::vector<ReportLayer>& layers, const std::string
   axis.draw(out);
   const double dx = (kWidth - kLeft - kRight) / std::max<size_t>(layers.size(), 1);
   for (size_t i = 0; i < layers.size(); ++i) {
-    const ReportLayer& layer = layers[i];
+    const LayerRef& layer = layers[i].ref;
     const double x = kLeft + (i + 0.5) * dx;
     for (size_t k = 0; k < std::size(kScaleSeries); ++k) {
       const Series& s = kScaleSeries[k];
-      const json* t = first_tensor(layer, s.capture);
+      const RunningStats* t = first_tensor(layers[i], s.capture);
       if (!t) continue;
-      const double v = log2_of(*t, s.field);
-      const bool bad = is_nonfinite(*t) || t->value(s.field, json(nullptr)).is_null();
+      const double value = (t->*s.value)();
+      const double v = log2_of(value);
+      const bool bad = is_nonfinite(*t) || std::isnan(value);
       const double y = std::isfinite(v) ? axis.y(v) : bad ? axis.y(axis.hi) : axis.y(axis.lo);
       const std::string series = std::string(s.capture) + " " + s.field;
       out << "<a href='#" << prefix << "layer-" << escape_html(layer.label) << "'>";
@@ -140,8 +134,7 @@ std::string scale_plot(const std::vector<ReportLayer>& layers, const std::string
       else
         out << "<rect" << attrs << " x='" << x - 3 << "' y='" << y - 3 << "' width='6' height='6'>";
       out << "<title>" << escape_html(layer.label + " " + layer.path) << ": " << series << " = "
-          << (t->value(s.field, json(nullptr)).is_null() ? "undefined"
-                                                         : number_text(t->at(s.field).get<double>()))
+          << (std::isnan(value) ? "undefined" : number_text(value))
           << "</title></" << s.shape << "></a>";
     }
   }
@@ -150,19 +143,19 @@ std::string scale_plot(const std::vector<ReportLayer>& layers, const std::string
   return out.str();
 }
 
-std::string histogram_heatmap(const std::vector<ReportLayer>& layers, const std::string& capture,
+std::string histogram_heatmap(const std::vector<RunLayer>& layers, const std::string& capture,
                               const std::string& prefix) {
-  std::vector<std::pair<const ReportLayer*, const json*>> rows;
+  std::vector<std::pair<const LayerRef*, const RunningStats*>> rows;
   for (const auto& layer : layers)
-    if (const json* t = first_tensor(layer, capture); t && t->contains("histogram"))
-      rows.emplace_back(&layer, t);
+    if (const RunningStats* t = first_tensor(layer, capture)) rows.emplace_back(&layer.ref, t);
   const double row_height = 12, height = kTop + rows.size() * row_height + kBottom;
   std::ostringstream out;
   out << open_svg("heatmap", height);
   for (size_t r = 0; r < rows.size(); ++r) {
     const auto& [layer, t] = rows[r];
-    const auto counts = t->at("histogram").at("counts").get<std::vector<double>>();
-    const auto edges = t->at("histogram").at("edges").get<std::vector<double>>();
+    const Histogram histogram = t->histogram();
+    const std::vector<double> counts(histogram.counts.begin(), histogram.counts.end());
+    const std::vector<double>& edges = histogram.edges;
     const double top = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
     const double y = kTop + r * row_height;
     const double cell = (kWidth - kLeft - kRight - 70) / std::max<size_t>(counts.size(), 1);
@@ -218,7 +211,8 @@ std::string step_lines(const ReportRun& run, const std::string& capture, const s
   out << open_svg("step-lines", kHeight);
   axis.draw(out);
   size_t i = 0;
-  for (const auto& layer : run.layers) {  // call order
+  for (const RunLayer& in_order : run.layers) {  // call order
+    const LayerRef& layer = in_order.ref;
     const auto found = run.series.find(layer.label);
     if (found == run.series.end() || !found->second.count(capture)) continue;
     std::vector<std::pair<double, double>> points;

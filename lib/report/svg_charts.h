@@ -12,11 +12,11 @@ namespace modrec {
 // Forward (output) and backward (grad_output) std and abs-max of each layer's first tensor in call
 // order on a log2 axis, over the float16 (normal and subnormal) and bfloat16 ranges. A layer
 // whose value is 0 sits on the bottom edge, NaN on the top edge (red).
-std::string scale_plot(const std::vector<ReportLayer>& layers, const std::string& prefix);
+std::string scale_plot(const std::vector<RunLayer>& layers, const std::string& prefix);
 
 // One row per layer with `capture`, one cell per histogram bin of its first tensor (its own
 // [-R, R]), shaded by count relative to the row's largest.
-std::string histogram_heatmap(const std::vector<ReportLayer>& layers, const std::string& capture,
+std::string histogram_heatmap(const std::vector<RunLayer>& layers, const std::string& capture,
                               const std::string& prefix);
 
 // watch: one line per layer of `capture`'s std (first tensor) over the recorded steps, log2 axis.

@@ -2,10 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 namespace modrec {
 namespace {
-
-using nlohmann::json;
 
 size_t count(const std::string& text, const std::string& part) {
   size_t n = 0;
@@ -13,20 +13,26 @@ size_t count(const std::string& text, const std::string& part) {
   return n;
 }
 
-json tensor(double std, double abs_max, int64_t nans = 0) {
-  return {{"std", std}, {"abs_max", abs_max}, {"nan_count", nans}, {"inf_count", 0},
-          {"histogram", {{"edges", {-2.0, 0.0, 2.0}}, {"counts", {1, 3}}}}};
+// Statistics with the given std and abs-max: n values ±a around 0 (abs-max a) have a sample std
+// of a*sqrt(n/(n-1)); one value a has no std (NaN). `nans` NaN values join them.
+RunningStats stats(const std::vector<double>& values, int64_t nans = 0) {
+  RunningStats s(4);
+  s.add(values.data(), values.size());
+  const std::vector<double> nan(static_cast<size_t>(nans), std::nan(""));
+  s.add(nan.data(), nan.size());
+  return s;
 }
 
-ReportLayer layer(const std::string& label, json output) {
-  return {label, "p." + label, "Linear", {{"output", {std::move(output)}}}};
+RunLayer layer(const std::string& label, RunningStats output) {
+  RunTensor t{0, "", {4}, "float32", std::move(output)};
+  return {{label, "p." + label, "Linear"}, 1, -1, {{"output", {std::move(t)}, {}}}};
 }
 
 }  // namespace
 
 TEST_CASE("the scale plot has one mark per layer and series, on a log2 axis") {
-  const std::vector<ReportLayer> layers{layer("1-1", tensor(0.5, 4)), layer("1-2", tensor(0, 0)),
-                                        layer("1-3", tensor(1, 2, 3))};
+  const std::vector<RunLayer> layers{layer("1-1", stats({-4, 4, 1, 1.5})), layer("1-2", stats({0, 0})),
+                                     layer("1-3", stats({-2, 2}, 3))};
   const std::string svg = scale_plot(layers, "r0-");
   CHECK(count(svg, "data-series='output std'") == 3);
   CHECK(count(svg, "data-series='output abs_max'") == 3);
@@ -38,10 +44,10 @@ TEST_CASE("the scale plot has one mark per layer and series, on a log2 axis") {
 }
 
 TEST_CASE("the heatmap has one row per layer with the capture, one cell per bin") {
-  const std::vector<ReportLayer> layers{layer("1-1", tensor(0.5, 4)), layer("1-2", tensor(1, 1))};
+  const std::vector<RunLayer> layers{layer("1-1", stats({-4, 4, 1, 1.5})), layer("1-2", stats({1}))};
   const std::string svg = histogram_heatmap(layers, "output", "");
   CHECK(count(svg, "class='heat-row mark'") == 2);
-  CHECK(count(svg, "fill='rgba(30,60,160,") == 4);
+  CHECK(count(svg, "fill='rgba(30,60,160,") == 8);  // 2 rows of 4 bins
   CHECK(count(svg, "fill='rgba(30,60,160,1)'") == 2);  // each row's fullest bin
   CHECK(histogram_heatmap(layers, "grad_output", "").find("heat-row") == std::string::npos);
 }
