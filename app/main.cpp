@@ -1,5 +1,5 @@
 // modrec's entry point: flags, logging, and the mapping of every failure to one stderr line and
-// the exit code of the contract (docs: cli.md).
+// the exit code of the contract (docs/cli.md).
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -51,8 +51,8 @@ int usage_error(const CLI::ParseError& e, const CLI::App& app) {
 }
 
 // Ends the process without the static destructors. LibTorch's (operator registries and the like)
-// take ~0.1 s and page in 40-120 MB of code and data at exit, which made the end of a run its peak
-// RSS. By now every file modrec writes is closed; the streams are flushed here. Sanitizer builds
+// take time and page in code and data at exit, which made the end of a run its peak RSS (README,
+// Performance). By now every file modrec writes is closed; the streams are flushed here. Sanitizer builds
 // exit normally, for LeakSanitizer's report at exit.
 [[noreturn]] void exit_now(int code) {
   modrec::log::flush();

@@ -2,9 +2,9 @@
 # an executable, so that every allocation in the process, LibTorch's included, goes to it.
 #
 # Why: glibc's malloc serves a pass's tensors from its heap once its mmap threshold has grown, and
-# the heap fragments across passes: a run of 16 batches peaked 1.13x one batch's RSS (resnet18,
-# all layers). tcmalloc's size classes do not, and passes ran as fast or faster (bench.sh: peak
-# RSS; README's Performance). Not under the sanitizers, which bring their own allocator; without
+# the heap fragments across passes, so the peak RSS grew with the number of batches. tcmalloc's
+# size classes do not, and passes ran as fast or faster (bench.sh: peak RSS; README's
+# Performance). Not under the sanitizers, which bring their own allocator; without
 # the library (the GPU machine's offline build) the system's malloc stays.
 option(MODREC_TCMALLOC "Link modrec with tcmalloc when it is found" ON)
 find_library(MODREC_TCMALLOC_LIBRARY tcmalloc_minimal)

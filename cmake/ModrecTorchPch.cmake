@@ -1,9 +1,10 @@
 # modrec_torch_pch(TARGET): TARGET's translation units that include LibTorch (directly or through
 # modrec's own headers) use LibTorch's headers precompiled once for the whole build.
 #
-# Why: those headers take 6-15 s to parse in every such translation unit. The precompiled header
-# is built once (modrec_torch_pch, ~30 s) and loaded by each; a unit that does not include LibTorch
-# is left without it, since loading it (~750 MB with debug info) costs more than it saves there.
+# Why: those headers are parsed in every such translation unit, the larger part of its compile
+# time (README, Development). The precompiled header is built once (modrec_torch_pch) and loaded by
+# each; a unit that does not include LibTorch is left without it, since loading it (hundreds of MB
+# with debug info) costs more than it saves there.
 # GCC uses it only where the flags match those it was built with, so the torch stages must add
 # none (-Winvalid-pch, which CMake adds, warns where they do). MODREC_PCH=OFF builds without.
 option(MODREC_PCH "Precompile LibTorch's headers once for the torch stages" ON)

@@ -1,4 +1,4 @@
-// diff over recording directories written by testdata/diff_runs.py (PyTorch/NumPy), which also
+// diff over recording directories written by check/testdata/diff_runs.py (PyTorch/NumPy), which also
 // computes the expected metrics with NumPy.
 #include <filesystem>
 #include <fstream>

@@ -22,9 +22,8 @@ struct InstrumentOptions {
 void instrument_calls(const torch::jit::Module& root, const InstrumentOptions& options);
 
 // Makes the graph executor run every graph as written, without the specialization it otherwise
-// builds after its first (profiling) runs. That specialization costs ~70 MB for an instrumented
-// resnet18 with backward (one time, after the first pass) and saved no time on the CPU (16 passes:
-// 3.08 s without, 3.24 s with); without it, modrec executes the model's operators as eager PyTorch
+// builds after its first (profiling) runs. That specialization costs memory once, after the first
+// pass, and saved no time on the CPU (README, Performance); without it, modrec executes the model's operators as eager PyTorch
 // does, so fused kernels never make recorded values differ from eager hooks'. Process-wide.
 void run_graphs_as_written();
 

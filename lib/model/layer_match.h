@@ -1,4 +1,4 @@
-// `--layers` selectors over recorded or traced layer calls (torch-free). check/ and diff/ select
+// `--layers` selectors over recorded or traced layer calls (torch-free). check and diff select
 // from recording directories; record/ and edit/ select from a call trace with the same rules.
 //
 // A selector list is comma-separated; a layer is selected when any selector matches it:

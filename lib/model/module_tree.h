@@ -1,4 +1,4 @@
-// The static module hierarchy of a loaded model, as plain data (torch-free). Built by load/,
+// The static module hierarchy of a loaded model, as plain data (torch-free). Built by instrument/ (module_index.h),
 // read by summary/ and record/. Mirrors what torchinfo reads off an nn.Module.
 #pragma once
 #include <cstdint>

@@ -20,7 +20,7 @@ const EnumNames<SaveFormat>& save_format_names();
 const EnumNames<Reduce>& reduce_names();
 
 struct RecordOptions {
-  std::string layers;                 // --layers selectors (check/layer_match.h)
+  std::string layers;                 // --layers selectors (model/layer_match.h)
   std::optional<CaptureSet> captures;  // --capture; unset: output,grad_output (output alone
                                        // without backward)
   Loss loss = Loss::sum;

@@ -1,5 +1,5 @@
 // Test helper: stats.json written the way record/ writes it, from tensors' values. The values
-// come from the test (check) or from testdata/diff_runs.py (diff); RunningStats turns them into
+// come from the test (check) or from check/testdata/diff_runs.py (diff); RunningStats turns them into
 // statistics. Header-only.
 #pragma once
 #include <fstream>

@@ -1,5 +1,5 @@
 // One-pass, mergeable statistics of a tensor's values (torch-free). record/ feeds every batch of
-// every captured tensor through add(); check/ and diff/ read them back from stats.json.
+// every captured tensor through add(); check/ (check and diff) reads them back from stats.json (rundir/).
 //
 // Semantics (the contract of stats.json / stats.csv):
 // - count: all elements; finite_count: elements that are neither NaN nor +/-Inf.

@@ -1,5 +1,5 @@
 // Row building and labels on structures with reused and never-called modules, checked against
-// torchinfo 1.8.0's algorithm worked by hand (torchinfo-format.md, "Rows and labels").
+// torchinfo 1.8.0's algorithm worked by hand (docs/torchinfo-format.md, "Rows" and "Labels").
 #include "summary/rows.h"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// The one error type modrec throws, carrying the exit code of the CLI contract (docs: cli.md).
+// The one error type modrec throws, carrying the exit code of the CLI contract (docs/cli.md).
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -1,8 +1,8 @@
 // modrec's log on stderr: levels chosen by -v/-q, lines as text or JSON (--log-format).
 //
 // spdlog writes it, behind util/log.cpp alone: used header-only (the pip wheel cannot carry
-// Debian's shared spdlog and fmt), its headers cost ~5 s of compile time in each file that
-// includes them. A message is built from its parts only when its level is shown.
+// Debian's shared spdlog and fmt), its headers are slow to compile in every file that includes
+// them (README, Development: build time). A message is built from its parts only when its level is shown.
 #pragma once
 #include <sstream>
 #include <string>
