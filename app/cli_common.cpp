@@ -9,7 +9,8 @@ namespace modrec::cli {
 void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   // Named MODEL, not model: CLI11 2.4 and later refuse a positional whose name equals a long
   // flag's (--model) with OptionAlreadyAdded at start-up.
-  cmd.add_option("MODEL", positional, "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
+  cmd.add_option("MODEL", positional,
+                 "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
   cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
   add_mode_flag(cmd, mode);
   add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
@@ -61,8 +62,7 @@ void add_layers_flag(CLI::App& cmd, std::string& layers) {
       ->required(layers.empty());
 }
 
-void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures,
-                      const std::string& help) {
+void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const std::string& help) {
   cmd.add_option_function<std::vector<std::string>>(
          "--capture",
          [&captures](const std::vector<std::string>& names) {
@@ -91,7 +91,8 @@ void add_scope_flags(CLI::App& cmd, RunScope& scope) {
                  "comma list of selectors: 1-3, all, layer1.0.conv1, type:Conv2d, re:<regex>, "
                  "depth:2 (default all)");
   cmd.add_option("--captures", scope.captures,
-                 "any of input,output,grad_input,grad_output,param,param_grad (default: every recorded capture)")
+                 "any of input,output,grad_input,grad_output,param,param_grad (default: every "
+                 "recorded capture)")
       ->delimiter(',')
       ->check(CLI::IsMember(names_of(capture_names())));
 }

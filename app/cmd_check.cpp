@@ -7,7 +7,8 @@
 namespace modrec::cli {
 
 Command add_check(CLI::App& app) {
-  auto* cmd = app.add_subcommand("check", "check a recording's statistics against rules (exit 1 on a violation)");
+  auto* cmd = app.add_subcommand(
+      "check", "check a recording's statistics against rules (exit 1 on a violation)");
   cmd->footer(
       "Examples:\n"
       "  modrec check modrec-out\n"
@@ -32,8 +33,7 @@ Command add_check(CLI::App& app) {
   cmd->add_flag("--no-inf,!--allow-inf", r.no_inf, "a +/-Inf value is a violation (default on)");
   add_number(*cmd, "--max-abs", r.max_abs, 0.0, kMaxReal, "violation when abs_max > X");
   add_number(*cmd, "--max-std", r.max_std, 0.0, kMaxReal, "violation when std > X");
-  add_number(*cmd, "--min-std", r.min_std, 0.0, kMaxReal,
-             "violation when std < X (a dead layer)");
+  add_number(*cmd, "--min-std", r.min_std, 0.0, kMaxReal, "violation when std < X (a dead layer)");
   add_number(*cmd, "--max-zero-fraction", r.max_zero_fraction, 0.0, 1.0,
              "violation when the fraction of zeros > F (dead ReLUs)");
   add_scope_flags(*cmd, job->scope);

@@ -20,9 +20,11 @@ Command add_diff(CLI::App& app) {
       "  modrec diff run-new run-baseline --format markdown >> $GITHUB_STEP_SUMMARY");
   auto job = std::make_shared<DiffJob>();
   auto model = std::make_shared<ModelFlags>();
-  cmd->add_option("RUN_A", job->run_a, "a directory written by modrec record, or a model with --input")
+  cmd->add_option("RUN_A", job->run_a,
+                  "a directory written by modrec record, or a model with --input")
       ->required();
-  cmd->add_option("RUN_B", job->run_b, "the reference recording (or model): --rtol scales its values")
+  cmd->add_option("RUN_B", job->run_b,
+                  "the reference recording (or model): --rtol scales its values")
       ->required();
   add_number(*cmd, "--atol", job->tol.atol, 0.0, kMaxReal,
              "absolute tolerance (default 1e-8, as torch.allclose)");

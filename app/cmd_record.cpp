@@ -19,15 +19,17 @@ Command add_record(CLI::App& app, const bool& quiet) {
       "      --batch-size 4 --save npy --out run --force\n"
       "  modrec record model.pt --input x.pt --layers all --capture param,param_grad --out run\n"
       "  modrec record model.pt --input x.pt --layers all --edit 2-3=zero --out ablated\n"
-      "  modrec record model.pt --input x.pt --batch-size 8 --layers all --when nonfinite --out nan");
+      "  modrec record model.pt --input x.pt --batch-size 8 --layers all --when nonfinite --out "
+      "nan");
   auto job = std::make_shared<RecordJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
   add_shard_flag(*cmd, job->inputs);
   RecordOptions& r = job->record;
   add_layers_flag(*cmd, r.layers);
-  add_capture_flag(*cmd, r.captures,
-                   "any of input,output,grad_input,grad_output,param,param_grad (default output,grad_output)");
+  add_capture_flag(
+      *cmd, r.captures,
+      "any of input,output,grad_input,grad_output,param,param_grad (default output,grad_output)");
   add_enum_option(*cmd, "--loss", r.loss, loss_names(),
                   "sum or mean of the first output (default sum)");
   cmd->add_option("--grad", r.grad_file, "tensor file used as d(loss)/d(first output)");

@@ -11,7 +11,8 @@ Command add_summary(CLI::App& app) {
   cmd->footer(
       "Examples:\n"
       "  modrec summary model.pt --input-size 1x3x224x224\n"
-      "  modrec summary model.pt --input x.pt --columns input_size,output_size,num_params,mult_adds\n"
+      "  modrec summary model.pt --input x.pt --columns "
+      "input_size,output_size,num_params,mult_adds\n"
       "  modrec summary model.pt --input-size 2x12:long --format json | jq '.rows[].label'");
   auto job = std::make_shared<SummaryJob>();
   auto model = std::make_shared<ModelFlags>();

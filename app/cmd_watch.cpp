@@ -35,8 +35,10 @@ Command add_watch(CLI::App& app, const bool& quiet) {
       "watch", "train the model with torch::optim and record layer statistics every few steps");
   cmd->footer(
       "Examples:\n"
-      "  modrec watch model.pt --input x.pt --targets y.pt --loss cross_entropy --optimizer sgd \\\n"
-      "      --lr 0.1 --momentum 0.9 --steps 100 --batch-size 32 --every 10 --layers all --out run\n"
+      "  modrec watch model.pt --input x.pt --targets y.pt --loss cross_entropy --optimizer sgd "
+      "\\\n"
+      "      --lr 0.1 --momentum 0.9 --steps 100 --batch-size 32 --every 10 --layers all --out "
+      "run\n"
       "  modrec watch model.pt --input x.pt --loss mean --batch-size 16 --out run\n"
       "      (SGD at lr 0.01, one pass over the input, every layer's statistics)\n"
       "  modrec watch model.pt --input x.pt --loss mean --optimizer adam --lr 1e-3 --steps 20 \\\n"
@@ -81,11 +83,10 @@ Command add_watch(CLI::App& app, const bool& quiet) {
               log::info("trained ", job->train.steps, " steps, recorded into ", job->out);
               return 0;
             }
-            const std::string where =
-                stopped->label.empty()
-                    ? "every output was finite: the loss itself"
-                    : "layer " + stopped->label + " " + stopped->path +
-                          " produced the first non-finite value";
+            const std::string where = stopped->label.empty()
+                                          ? "every output was finite: the loss itself"
+                                          : "layer " + stopped->label + " " + stopped->path +
+                                                " produced the first non-finite value";
             log::error("step ", stopped->step, ": the loss is not finite; ", where,
                        ". Steps before it are in ", job->out);
             return static_cast<int>(Exit::check_failed);

@@ -45,15 +45,14 @@ int usage_error(const CLI::ParseError& e, const CLI::App& app) {
     text = text.substr(flag.size() + 2);
   const auto subcommands = app.get_subcommands();
   const std::string command = subcommands.empty() ? "" : " " + subcommands[0]->get_name();
-  const modrec::Error error(modrec::Exit::usage, text, flag,
-                            "see modrec" + command + " --help");
+  const modrec::Error error(modrec::Exit::usage, text, flag, "see modrec" + command + " --help");
   return fail(error.line(), static_cast<int>(error.code()));
 }
 
 // Ends the process without the static destructors. LibTorch's (operator registries and the like)
 // take time and page in code and data at exit, which made the end of a run its peak RSS (README,
-// Performance). By now every file modrec writes is closed; the streams are flushed here. Sanitizer builds
-// exit normally, for LeakSanitizer's report at exit.
+// Performance). By now every file modrec writes is closed; the streams are flushed here. Sanitizer
+// builds exit normally, for LeakSanitizer's report at exit.
 [[noreturn]] void exit_now(int code) {
   modrec::log::flush();
   std::cout.flush();
@@ -67,9 +66,10 @@ int usage_error(const CLI::ParseError& e, const CLI::App& app) {
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"modrec: look inside TorchScript models: layer tables, recorded activations and "
-               "gradients, CI checks",
-               "modrec"};
+  CLI::App app{
+      "modrec: look inside TorchScript models: layer tables, recorded activations and "
+      "gradients, CI checks",
+      "modrec"};
   // A callback: asking LibTorch whether CUDA is usable is only for --version.
   app.set_version_flag("--version", [] { return modrec::version_line(); });
   app.require_subcommand(1);
@@ -84,14 +84,11 @@ int run(int argc, char** argv) {
   modrec::cli::add_enum_option(app, "--log-format", g.log_format, log_formats, "text or json");
   modrec::cli::add_number(app, "--threads", modrec::cli::threads_flag(), 1, 4096,
                           "LibTorch intra-op threads (default: the number of cores)");
-  const std::vector<modrec::cli::Command> commands{modrec::cli::add_summary(app),
-                                                   modrec::cli::add_record(app, g.quiet),
-                                                   modrec::cli::add_check(app),
-                                                   modrec::cli::add_diff(app),
-                                                   modrec::cli::add_graph(app),
-                                                   modrec::cli::add_watch(app, g.quiet),
-                                                   modrec::cli::add_report(app),
-                                                   modrec::cli::add_merge(app)};
+  const std::vector<modrec::cli::Command> commands{
+      modrec::cli::add_summary(app), modrec::cli::add_record(app, g.quiet),
+      modrec::cli::add_check(app),   modrec::cli::add_diff(app),
+      modrec::cli::add_graph(app),   modrec::cli::add_watch(app, g.quiet),
+      modrec::cli::add_report(app),  modrec::cli::add_merge(app)};
 
   try {
     app.parse(argc, argv);

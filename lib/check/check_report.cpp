@@ -12,7 +12,8 @@ std::string verdict(const CheckResult& r, const std::string& run_path) {
                             std::to_string(r.layers_checked) + " layers in " + run_path;
   if (r.violations.empty()) return "check passed: no violations in " + scope;
   const size_t n = r.violations.size();
-  return "check failed: " + std::to_string(n) + (n == 1 ? " violation in " : " violations in ") + scope;
+  return "check failed: " + std::to_string(n) + (n == 1 ? " violation in " : " violations in ") +
+         scope;
 }
 
 ReportTable violations_table(const CheckResult& r) {
@@ -28,8 +29,12 @@ ReportTable violations_table(const CheckResult& r) {
 json check_json(const CheckResult& result, const std::string& run_path) {
   json violations = json::array();
   for (const Violation& v : result.violations)
-    violations.push_back({{"label", v.layer.label}, {"path", v.layer.path}, {"capture", v.capture},
-                          {"tensor", v.tensor}, {"rule", v.rule}, {"value", v.value},
+    violations.push_back({{"label", v.layer.label},
+                          {"path", v.layer.path},
+                          {"capture", v.capture},
+                          {"tensor", v.tensor},
+                          {"rule", v.rule},
+                          {"value", v.value},
                           {"limit", v.limit}});
   return {{"run", run_path},
           {"passed", result.violations.empty()},
@@ -43,12 +48,12 @@ std::string format_check(const CheckResult& result, const std::string& run_path,
   const bool any = !result.violations.empty();
   switch (format) {
     case ReportFormat::table:
-      return verdict(result, run_path) + "\n" +
-             (any ? format_text(violations_table(result)) : "");
+      return verdict(result, run_path) + "\n" + (any ? format_text(violations_table(result)) : "");
     case ReportFormat::markdown:
       return "### modrec " + verdict(result, run_path) + "\n\n" +
              (any ? format_markdown(violations_table(result)) : "");
-    case ReportFormat::json: break;
+    case ReportFormat::json:
+      break;
   }
   return check_json(result, run_path).dump(2) + "\n";
 }

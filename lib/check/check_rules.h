@@ -10,8 +10,8 @@
 namespace modrec {
 
 struct CheckRules {
-  bool no_nan = true;  // nan_count > 0 violates
-  bool no_inf = true;  // inf_count > 0 violates
+  bool no_nan = true;                       // nan_count > 0 violates
+  bool no_inf = true;                       // inf_count > 0 violates
   std::optional<double> max_abs;            // abs_max > X
   std::optional<double> max_std;            // std > X
   std::optional<double> min_std;            // std < X: a dead layer

@@ -33,11 +33,12 @@ struct CheckRun {
   std::string dir = test::temp_dir("check");
   CheckRun() {
     test::write_stats_json(
-        dir, {{"layers",
-               {layer("1-1", "conv", "Conv2d", {{"output", {tensor({-7, 0, 0, 5})}}}),
-                layer("1-2", "act", "ReLU",
-                      {{"output", {tensor({1, kNaN, 2})}}, {"grad_output", {tensor({kInf, 0})}}}),
-                layer("1-3", "fc", "Linear", {{"output", {tensor({3, 3, 3}), tensor({1, 2}, 1)}}})}}});
+        dir,
+        {{"layers",
+          {layer("1-1", "conv", "Conv2d", {{"output", {tensor({-7, 0, 0, 5})}}}),
+           layer("1-2", "act", "ReLU",
+                 {{"output", {tensor({1, kNaN, 2})}}, {"grad_output", {tensor({kInf, 0})}}}),
+           layer("1-3", "fc", "Linear", {{"output", {tensor({3, 3, 3}), tensor({1, 2}, 1)}}})}}});
   }
   ~CheckRun() { modrec::remove_tree(dir); }
   CheckResult check(const CheckRules& rules, const RunScope& scope = {}) const {

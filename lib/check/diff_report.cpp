@@ -23,9 +23,9 @@ std::string status_cell(const TensorDiff& d) {
 std::vector<std::string> metric_cells(const TensorDiff& d) {
   if (!d.values) return {"-", "-", "-", "-", "-", "-"};
   const ValueDiff& v = *d.values;
-  return {format_number(v.max_abs),  format_number(v.mean_abs), format_number(v.max_rel),
-          v.cosine ? format_number(*v.cosine) : "-", format_number(v.min_atol),
-          format_number(v.min_rtol)};
+  return {format_number(v.max_abs),  format_number(v.mean_abs),
+          format_number(v.max_rel),  v.cosine ? format_number(*v.cosine) : "-",
+          format_number(v.min_atol), format_number(v.min_rtol)};
 }
 
 ReportTable diff_table(const RunDiff& diff) {
@@ -34,7 +34,7 @@ ReportTable diff_table(const RunDiff& diff) {
                 {}};
   for (const TensorDiff& d : diff.tensors) {
     std::vector<std::string> row{d.layer.label, d.layer.path, d.capture, std::to_string(d.tensor),
-                                 d.source, shape_cell(d)};
+                                 d.source,      shape_cell(d)};
     for (auto& cell : metric_cells(d)) row.push_back(std::move(cell));
     row.push_back(status_cell(d));
     t.rows.push_back(std::move(row));
@@ -45,7 +45,8 @@ ReportTable diff_table(const RunDiff& diff) {
 std::string tolerance_text(const Tolerance& tol) {
   std::string text = "atol=" + format_number(tol.atol) + " rtol=" + format_number(tol.rtol);
   if (tol.rule != ErrorRule::allclose) text += " rule=" + name_of(error_rule_names(), tol.rule);
-  if (tol.stat != ErrorStat::elemwise) text += " error-stat=" + name_of(error_stat_names(), tol.stat);
+  if (tol.stat != ErrorStat::elemwise)
+    text += " error-stat=" + name_of(error_stat_names(), tol.stat);
   return text;
 }
 
@@ -113,14 +114,17 @@ json histogram_json(const std::optional<ValueDiff>& v) {
 json first_diverging_json(const RunDiff& diff) {
   if (!diff.first_diverging) return nullptr;
   const TensorDiff& d = diff.tensors[*diff.first_diverging];
-  return {{"label", d.layer.label}, {"path", d.layer.path}, {"type", d.layer.type},
-          {"capture", d.capture},   {"tensor", d.tensor}};
+  return {{"label", d.layer.label},
+          {"path", d.layer.path},
+          {"type", d.layer.type},
+          {"capture", d.capture},
+          {"tensor", d.tensor}};
 }
 
 json tensor_json(const TensorDiff& d) {
-  json j{{"label", d.layer.label}, {"path", d.layer.path},   {"capture", d.capture},
-         {"tensor", d.tensor},     {"source", d.source},     {"shape_a", d.shape_a},
-         {"shape_b", d.shape_b},   {"passed", d.passed()},   {"problem", d.problem}};
+  json j{{"label", d.layer.label}, {"path", d.layer.path}, {"capture", d.capture},
+         {"tensor", d.tensor},     {"source", d.source},   {"shape_a", d.shape_a},
+         {"shape_b", d.shape_b},   {"passed", d.passed()}, {"problem", d.problem}};
   const bool have = d.values.has_value();
   j["max_abs"] = have ? number_or_null(d.values->max_abs) : json(nullptr);
   j["mean_abs"] = have ? number_or_null(d.values->mean_abs) : json(nullptr);
@@ -137,11 +141,14 @@ json tensor_json(const TensorDiff& d) {
 json diff_json(const RunDiff& diff, const DiffHeading& h) {
   json tensors = json::array();
   for (const TensorDiff& d : diff.tensors) tensors.push_back(tensor_json(d));
-  return {{"run_a", h.run_a},         {"run_b", h.run_b},
-          {"atol", h.tol.atol},       {"rtol", h.tol.rtol},
+  return {{"run_a", h.run_a},
+          {"run_b", h.run_b},
+          {"atol", h.tol.atol},
+          {"rtol", h.tol.rtol},
           {"rule", name_of(error_rule_names(), h.tol.rule)},
           {"error_stat", name_of(error_stat_names(), h.tol.stat)},
-          {"passed", diff.passed()},  {"first_diverging", first_diverging_json(diff)},
+          {"passed", diff.passed()},
+          {"first_diverging", first_diverging_json(diff)},
           {"tensors", tensors},
           {"only_in_a", labels_json(diff.only_in_a)},
           {"only_in_b", labels_json(diff.only_in_b)}};
@@ -149,7 +156,8 @@ json diff_json(const RunDiff& diff, const DiffHeading& h) {
 
 std::string format_diff(const RunDiff& diff, const DiffHeading& h, ReportFormat format) {
   auto only = [&](bool bullet) {
-    return labels_line("RUN_A", diff.only_in_a, bullet) + labels_line("RUN_B", diff.only_in_b, bullet);
+    return labels_line("RUN_A", diff.only_in_a, bullet) +
+           labels_line("RUN_B", diff.only_in_b, bullet);
   };
   switch (format) {
     case ReportFormat::table:
@@ -161,7 +169,8 @@ std::string format_diff(const RunDiff& diff, const DiffHeading& h, ReportFormat 
       return "### modrec " + verdict(diff, h) + "\n\n" + (first.empty() ? "" : first + "\n") +
              format_markdown(diff_table(diff)) + (list.empty() ? "" : "\n" + list);
     }
-    case ReportFormat::json: break;
+    case ReportFormat::json:
+      break;
   }
   return diff_json(diff, h).dump(2) + "\n";
 }

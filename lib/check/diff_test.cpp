@@ -1,5 +1,5 @@
-// diff over recording directories written by check/testdata/diff_runs.py (PyTorch/NumPy), which also
-// computes the expected metrics with NumPy.
+// diff over recording directories written by check/testdata/diff_runs.py (PyTorch/NumPy), which
+// also computes the expected metrics with NumPy.
 #include <filesystem>
 #include <fstream>
 
@@ -19,15 +19,16 @@ struct Runs {
   test::TempDir dir{"diff", "/lib/check/testdata/diff_runs.py"};
   json expected;
   Runs() {
-    for (const char* run : {"base", "base_npy", "base_nosave", "perturbed", "perturbed_nosave",
-                            "reshaped"})
+    for (const char* run :
+         {"base", "base_npy", "base_nosave", "perturbed", "perturbed_nosave", "reshaped"})
       test::stats_json_from_values_file(dir.path + "/" + run);
     std::ifstream in(dir.path + "/expected.json");
     expected = json::parse(in);
   }
   RunDiff diff(const std::string& a, const std::string& b, Tolerance tol = {},
                RunScope scope = {}) const {
-    return diff_runs(read_run_dir(dir.path + "/" + a), read_run_dir(dir.path + "/" + b), tol, scope);
+    return diff_runs(read_run_dir(dir.path + "/" + a), read_run_dir(dir.path + "/" + b), tol,
+                     scope);
   }
 };
 
@@ -103,7 +104,8 @@ TEST_CASE("without saved tensors the statistics are compared") {
   CHECK(t.values->mean_abs == doctest::Approx(want["mean_abs"].get<double>()).epsilon(1e-9));
   CHECK(t.values->max_rel == doctest::Approx(want["max_rel"].get<double>()).epsilon(1e-9));
   CHECK_FALSE(d.passed());
-  CHECK(runs().diff("perturbed_nosave", "base_nosave", {want["max_abs"].get<double>() * 1.01, 0})
+  CHECK(runs()
+            .diff("perturbed_nosave", "base_nosave", {want["max_abs"].get<double>() * 1.01, 0})
             .passed());
   // One side saved, the other not: statistics.
   CHECK(find(runs().diff("perturbed", "base_nosave"), "1-1", "output").source == "stats");
@@ -137,7 +139,8 @@ TEST_CASE("--layers and --captures select among both runs' labels") {
 
 TEST_CASE("a tensor file that cannot be read is bad input") {
   const std::string run = runs().dir.path + "/broken";
-  std::filesystem::copy(runs().dir.path + "/base_npy", run, std::filesystem::copy_options::recursive);
+  std::filesystem::copy(runs().dir.path + "/base_npy", run,
+                        std::filesystem::copy_options::recursive);
   std::ofstream(run + "/tensors/1-2/output.npy") << "not a tensor";
   try {
     runs().diff("base", "broken");
@@ -155,7 +158,8 @@ TEST_CASE("the report formats") {
   CHECK(table.rfind("diff failed: 1 of 4 tensors differ beyond atol=1e-08 rtol=1e-05 or in shape "
                     "(A vs B)\nfirst diverging call: 1-1 conv (",
                     0) == 0);
-  CHECK(table.find("\nlabel  path  capture      tensor  source   shape    max_abs") != std::string::npos);
+  CHECK(table.find("\nlabel  path  capture      tensor  source   shape    max_abs") !=
+        std::string::npos);
   CHECK(table.find("|a-b| histogram 1-1 output 0 [") != std::string::npos);
   CHECK(table.find("only in RUN_A: 2-1 (conv.inner)\nonly in RUN_B: 1-3 (lstm)\n") !=
         std::string::npos);

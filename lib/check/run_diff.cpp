@@ -17,10 +17,12 @@ const RunTensor* find_tensor(const RunCapture& c, int index) {
 }
 
 // Differences that make values incomparable or that a tolerance cannot excuse.
-std::string structural_problem(const RunLayer& la, const RunLayer& lb,
-                               const TensorDiff& d, const RunningStats& a, const RunningStats& b) {
-  if (la.ref.path != lb.ref.path) return "module path '" + la.ref.path + "' vs '" + lb.ref.path + "'";
-  if (d.shape_a != d.shape_b) return "shape " + format_shape(d.shape_a) + " vs " + format_shape(d.shape_b);
+std::string structural_problem(const RunLayer& la, const RunLayer& lb, const TensorDiff& d,
+                               const RunningStats& a, const RunningStats& b) {
+  if (la.ref.path != lb.ref.path)
+    return "module path '" + la.ref.path + "' vs '" + lb.ref.path + "'";
+  if (d.shape_a != d.shape_b)
+    return "shape " + format_shape(d.shape_a) + " vs " + format_shape(d.shape_b);
   if (a.nan_count() != b.nan_count())
     return "nan_count " + std::to_string(a.nan_count()) + " vs " + std::to_string(b.nan_count());
   if (a.inf_count() != b.inf_count())
@@ -31,33 +33,38 @@ std::string structural_problem(const RunLayer& la, const RunLayer& lb,
 void diff_capture(const RunLayer& la, const RunLayer& lb, const RunCapture& ca,
                   const RunCapture& cb, const Tolerance& tol, std::vector<TensorDiff>& out) {
   const bool saved = !ca.files.empty() && !cb.files.empty();
-  const auto saved_diffs = saved ? diff_saved_tensors(ca.files, cb.files, tol)
-                                 : std::vector<SavedTensorDiff>{};
+  const auto saved_diffs =
+      saved ? diff_saved_tensors(ca.files, cb.files, tol) : std::vector<SavedTensorDiff>{};
   for (size_t i = 0; i < ca.tensors.size(); ++i) {
     const RunTensor& ta = ca.tensors[i];
     const RunTensor* tb = find_tensor(cb, ta.index);
     if (!tb) continue;
-    TensorDiff d{la.ref, ca.name, ta.index, saved ? "tensors" : "stats", ta.shape, tb->shape,
-                 std::nullopt, ""};
+    TensorDiff d{la.ref,   ca.name,   ta.index,     saved ? "tensors" : "stats",
+                 ta.shape, tb->shape, std::nullopt, ""};
     if (saved && i < saved_diffs.size()) {
       d.shape_a = saved_diffs[i].shape_a;
       d.shape_b = saved_diffs[i].shape_b;
     }
     d.problem = structural_problem(la, lb, d, ta.stats, tb->stats);
-    if (saved && i < saved_diffs.size()) d.values = saved_diffs[i].values;
-    else if (saved) d.problem = "tensor " + std::to_string(ta.index) + " missing from the saved files";
-    else if (d.shape_a == d.shape_b) d.values = compare_stats(ta.stats, tb->stats, tol);
+    if (saved && i < saved_diffs.size())
+      d.values = saved_diffs[i].values;
+    else if (saved)
+      d.problem = "tensor " + std::to_string(ta.index) + " missing from the saved files";
+    else if (d.shape_a == d.shape_b)
+      d.values = compare_stats(ta.stats, tb->stats, tol);
     out.push_back(std::move(d));
   }
 }
 
-void diff_layer(const RunLayer& la, const RunLayer& lb, const Tolerance& tol,
-                const RunScope& scope, std::vector<TensorDiff>& out) {
+void diff_layer(const RunLayer& la, const RunLayer& lb, const Tolerance& tol, const RunScope& scope,
+                std::vector<TensorDiff>& out) {
   for (const RunCapture& ca : la.captures) {
     if (!scope.wants(ca.name)) continue;
     const RunCapture* cb = lb.capture(ca.name);
-    if (cb) diff_capture(la, lb, ca, *cb, tol, out);
-    else log::warn(la.ref.label, " ", ca.name, " was recorded in the first run only");
+    if (cb)
+      diff_capture(la, lb, ca, *cb, tol, out);
+    else
+      log::warn(la.ref.label, " ", ca.name, " was recorded in the first run only");
   }
 }
 
@@ -101,14 +108,16 @@ std::vector<size_t> diff_order(const RunDir& a, const std::vector<LayerRef>& ref
     const RunLayer* l = a.layer(refs[i].label);
     return l ? return_rank(*l, l - a.layers.data()) : std::numeric_limits<int>::max();
   };
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rank(x) < rank(y); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return rank(x) < rank(y); });
   return order;
 }
 
 }  // namespace
 
 bool RunDiff::passed() const {
-  return std::all_of(tensors.begin(), tensors.end(), [](const TensorDiff& d) { return d.passed(); });
+  return std::all_of(tensors.begin(), tensors.end(),
+                     [](const TensorDiff& d) { return d.passed(); });
 }
 
 RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const RunScope& scope,
@@ -119,9 +128,12 @@ RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const 
     const RunLayer* la = a.layer(refs[i].label);
     const RunLayer* lb = b.layer(refs[i].label);
     const size_t before = diff.tensors.size();
-    if (la && lb) diff_layer(*la, *lb, tol, scope, diff.tensors);
-    else (la ? diff.only_in_a : diff.only_in_b).push_back(refs[i]);
-    if (fail_fast && std::any_of(diff.tensors.begin() + before, diff.tensors.end(), diverges)) break;
+    if (la && lb)
+      diff_layer(*la, *lb, tol, scope, diff.tensors);
+    else
+      (la ? diff.only_in_a : diff.only_in_b).push_back(refs[i]);
+    if (fail_fast && std::any_of(diff.tensors.begin() + before, diff.tensors.end(), diverges))
+      break;
   }
   diff.first_diverging = first_diverging(diff.tensors, a);
   return diff;

@@ -31,10 +31,14 @@ double statistic(std::vector<double> v, ErrorStat stat) {
   if (v.empty()) return 0;
   switch (stat) {
     case ErrorStat::elemwise:
-    case ErrorStat::max: return *std::max_element(v.begin(), v.end());
-    case ErrorStat::mean: return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-    case ErrorStat::median: return quantile(v, 0.5);
-    case ErrorStat::p99: break;
+    case ErrorStat::max:
+      return *std::max_element(v.begin(), v.end());
+    case ErrorStat::mean:
+      return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+    case ErrorStat::median:
+      return quantile(v, 0.5);
+    case ErrorStat::p99:
+      break;
   }
   return quantile(v, 0.99);
 }
@@ -60,7 +64,8 @@ bool close(const std::vector<double>& err, const std::vector<double>& b, const V
 // they are equal), the last bin closed; an index from the width, corrected against the edges.
 ErrorHistogram histogram(const std::vector<double>& err) {
   std::vector<double> finite;
-  std::copy_if(err.begin(), err.end(), std::back_inserter(finite), [](double e) { return std::isfinite(e); });
+  std::copy_if(err.begin(), err.end(), std::back_inserter(finite),
+               [](double e) { return std::isfinite(e); });
   ErrorHistogram h{std::vector<double>(11), std::vector<int64_t>(10, 0)};
   if (finite.empty()) return h;
   auto [lo_it, hi_it] = std::minmax_element(finite.begin(), finite.end());
@@ -72,8 +77,10 @@ ErrorHistogram histogram(const std::vector<double>& err) {
   const double norm = 10 / (hi - lo);
   for (double e : finite) {
     int k = std::min(static_cast<int>((e - lo) * norm), 9);
-    if (e < h.edges[k]) --k;
-    else if (k != 9 && e >= h.edges[k + 1]) ++k;
+    if (e < h.edges[k])
+      --k;
+    else if (k != 9 && e >= h.edges[k + 1])
+      ++k;
     ++h.counts[k];
   }
   return h;
@@ -82,13 +89,16 @@ ErrorHistogram histogram(const std::vector<double>& err) {
 }  // namespace
 
 const EnumNames<ErrorRule>& error_rule_names() {
-  static const EnumNames<ErrorRule> names{{"allclose", ErrorRule::allclose}, {"either", ErrorRule::either}};
+  static const EnumNames<ErrorRule> names{{"allclose", ErrorRule::allclose},
+                                          {"either", ErrorRule::either}};
   return names;
 }
 
 const EnumNames<ErrorStat>& error_stat_names() {
-  static const EnumNames<ErrorStat> names{{"elemwise", ErrorStat::elemwise}, {"max", ErrorStat::max},
-                                          {"mean", ErrorStat::mean},         {"median", ErrorStat::median},
+  static const EnumNames<ErrorStat> names{{"elemwise", ErrorStat::elemwise},
+                                          {"max", ErrorStat::max},
+                                          {"mean", ErrorStat::mean},
+                                          {"median", ErrorStat::median},
                                           {"p99", ErrorStat::p99}};
   return names;
 }

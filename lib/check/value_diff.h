@@ -37,15 +37,15 @@ struct ErrorHistogram {
 };
 
 struct ValueDiff {
-  double max_abs = 0;   // max |a - b|
-  double mean_abs = 0;  // mean |a - b|
-  double max_rel = 0;   // max |a - b| / |b|; inf where b == 0 != a
+  double max_abs = 0;            // max |a - b|
+  double mean_abs = 0;           // mean |a - b|
+  double max_rel = 0;            // max |a - b| / |b|; inf where b == 0 != a
   std::optional<double> cosine;  // of the flattened tensors; none from statistics
   // The smallest atol (rtol 0) and rtol (atol 0) that would have passed under the chosen error
   // statistic: S(d) and S(d / |b|), S being the max for elemwise.
   double min_atol = 0;
   double min_rtol = 0;
-  bool close = true;    // within tolerance
+  bool close = true;                        // within tolerance
   std::optional<ErrorHistogram> histogram;  // of the values' errors, when not close
 };
 

@@ -58,9 +58,8 @@ c10::IValue CallEdits::apply(int call, const c10::IValue& output) {
     const Edit& e = edits_[i];
     if (e.spec.op.kind == EditKind::replace && !output.isTensor())
       cannot(e.spec, label, "its output is not one tensor", "edit a layer that returns a tensor");
-    out = map_tensors(out, [&](const at::Tensor& t) {
-      return t.is_floating_point() ? edit(e, t, label) : t;
-    });
+    out = map_tensors(
+        out, [&](const at::Tensor& t) { return t.is_floating_point() ? edit(e, t, label) : t; });
   }
   return out;
 }
@@ -68,29 +67,35 @@ c10::IValue CallEdits::apply(int call, const c10::IValue& output) {
 at::Tensor CallEdits::edit(const Edit& e, const at::Tensor& t, const std::string& label) {
   const EditOp& op = e.spec.op;
   switch (op.kind) {
-    case EditKind::zero: return t * 0;
-    case EditKind::scale: return t * op.a;
-    case EditKind::add: return t + op.a;
-    case EditKind::clamp: return t.clamp(op.a, op.b);
+    case EditKind::zero:
+      return t * 0;
+    case EditKind::scale:
+      return t * op.a;
+    case EditKind::add:
+      return t + op.a;
+    case EditKind::clamp:
+      return t.clamp(op.a, op.b);
     case EditKind::noise:
-      return t + op.a * at::randn(t.sizes(), noise_, at::TensorOptions(t.scalar_type()))
-                            .to(t.device());
+      return t +
+             op.a * at::randn(t.sizes(), noise_, at::TensorOptions(t.scalar_type())).to(t.device());
     case EditKind::replace:
       if (!e.replacement.sizes().equals(t.sizes()) || e.replacement.dtype() != t.dtype())
         cannot(e.spec, label,
                "the replacement is " + shape_of(e.replacement) + " " +
-                   std::string(e.replacement.dtype().name()) + ", the output " + shape_of(t) +
-                   " " + std::string(t.dtype().name()),
+                   std::string(e.replacement.dtype().name()) + ", the output " + shape_of(t) + " " +
+                   std::string(t.dtype().name()),
                "save a replacement of the output's shape and dtype");
       return e.replacement.to(t.device());
     case EditKind::keep: {
-      if (t.dim() < 2) cannot(e.spec, label, "its output has no dim 1", "keep channels of a 2-d or larger output");
+      if (t.dim() < 2)
+        cannot(e.spec, label, "its output has no dim 1", "keep channels of a 2-d or larger output");
       at::Tensor mask = at::zeros({t.size(1)}, t.options().requires_grad(false));
       for (int64_t c : op.channels) {
         if (c >= t.size(1))
-          cannot(e.spec, label, "channel " + std::to_string(c) + " is past dim 1's size " +
-                                    std::to_string(t.size(1)),
-                 "list channels below " + std::to_string(t.size(1)));
+          cannot(
+              e.spec, label,
+              "channel " + std::to_string(c) + " is past dim 1's size " + std::to_string(t.size(1)),
+              "list channels below " + std::to_string(t.size(1)));
         mask[c] = 1;
       }
       std::vector<int64_t> shape(t.dim(), 1);

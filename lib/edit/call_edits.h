@@ -46,7 +46,7 @@ class CallEdits {
 
   std::vector<Edit> edits_;
   const ModuleTree& tree_;
-  std::optional<CallLabeler> labeler_;  // this pass's
+  std::optional<CallLabeler> labeler_;        // this pass's
   std::vector<LayerRef> calls_;               // this pass's calls
   std::vector<std::vector<size_t>> by_call_;  // the edits of each call of this pass
   at::Generator noise_;

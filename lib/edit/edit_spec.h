@@ -18,15 +18,15 @@ enum class EditKind { zero, scale, add, clamp, noise, replace, keep };
 
 struct EditOp {
   EditKind kind = EditKind::zero;
-  double a = 0, b = 0;             // K, SIGMA, or LO and HI
-  std::string file;                // replace
-  std::vector<int64_t> channels;   // keep
+  double a = 0, b = 0;            // K, SIGMA, or LO and HI
+  std::string file;               // replace
+  std::vector<int64_t> channels;  // keep
 };
 
 struct EditSpec {
   std::string selectors;  // --layers syntax (model/layer_match.h)
   EditOp op;
-  std::string text;       // as given, for messages
+  std::string text;  // as given, for messages
 };
 
 struct EditOptions {

@@ -29,9 +29,9 @@ TEST_CASE("selectors keep their commas; keep's channels and replace's path are w
 }
 
 TEST_CASE("bad edits are usage errors naming --edit") {
-  for (const char* text : {"zero", "1-3=", "=zero", "1-3=scale", "1-3=scale:x", "1-3=clamp:2:1",
-                           "1-3=noise:-1", "1-3=keep:a", "1-3=keep:-1", "1-3=rotate:90",
-                           "1-3=zero:1", "1-3=replace:"}) {
+  for (const char* text :
+       {"zero", "1-3=", "=zero", "1-3=scale", "1-3=scale:x", "1-3=clamp:2:1", "1-3=noise:-1",
+        "1-3=keep:a", "1-3=keep:-1", "1-3=rotate:90", "1-3=zero:1", "1-3=replace:"}) {
     CAPTURE(text);
     const auto [code, line] = testing::error_of([&] { parse_edit(text); });
     CHECK(code == Exit::usage);

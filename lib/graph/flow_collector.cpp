@@ -22,8 +22,7 @@ std::vector<c10::IValue> FlowCollector::take_inputs(const std::vector<c10::IValu
   for (const auto& input : inputs)
     out.push_back(map_tensors(input, [&](const at::Tensor& t) {
       if (!t.defined()) return t;
-      at::Tensor fresh =
-          t.is_floating_point() ? t.detach().requires_grad_(true).clone() : t;
+      at::Tensor fresh = t.is_floating_point() ? t.detach().requires_grad_(true).clone() : t;
       produce(fresh, {FlowEnd::Kind::input, index++});
       return fresh;
     }));

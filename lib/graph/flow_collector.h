@@ -28,8 +28,8 @@ class FlowCollector : public CallHooks {
   DataFlow take() { return std::move(flow_); }
 
  private:
-  using Identity = std::tuple<const void*, int64_t, std::vector<int64_t>, std::vector<int64_t>,
-                              uint32_t>;
+  using Identity =
+      std::tuple<const void*, int64_t, std::vector<int64_t>, std::vector<int64_t>, uint32_t>;
   struct Open {
     int call;
     bool made_calls = false;

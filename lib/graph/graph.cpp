@@ -58,8 +58,12 @@ void add_ends(Graph& g, FlowEnd::Kind kind, const ValueMeta& meta, bool ran) {
 class GraphBuilder {
  public:
   GraphBuilder(const ModuleTree& tree, const CallTrace& trace, int depth)
-      : tree_(tree), trace_(trace), depth_(depth), layout_(lay_out(trace, depth)),
-        labels_(call_labels(tree, trace)), params_(subtree_params(tree)) {}
+      : tree_(tree),
+        trace_(trace),
+        depth_(depth),
+        layout_(lay_out(trace, depth)),
+        labels_(call_labels(tree, trace)),
+        params_(subtree_params(tree)) {}
 
   Graph build(const DataFlow& flow) {
     g_.title = tree_.modules[0].type;
@@ -84,7 +88,8 @@ class GraphBuilder {
     for (size_t c = 0; c < n; ++c) {
       const int parent = trace_.calls[c].parent_call;
       if (parent >= 0)
-        enclosing_[c] = cluster_of_call_[parent] >= 0 ? cluster_of_call_[parent] : enclosing_[parent];
+        enclosing_[c] =
+            cluster_of_call_[parent] >= 0 ? cluster_of_call_[parent] : enclosing_[parent];
       if (layout_.shown_as[c] != static_cast<int>(c)) {
         ++g_.nodes[node_of_call_[layout_.shown_as[c]]].folded_calls;
       } else if (is_cluster(layout_, c, depth_)) {
@@ -112,9 +117,12 @@ class GraphBuilder {
 
   int node_of(const FlowEnd& end) const {
     switch (end.kind) {
-      case FlowEnd::Kind::input: return end.index;
-      case FlowEnd::Kind::call: return node_of_call_[layout_.shown_as[end.index]];
-      case FlowEnd::Kind::output: break;
+      case FlowEnd::Kind::input:
+        return end.index;
+      case FlowEnd::Kind::call:
+        return node_of_call_[layout_.shown_as[end.index]];
+      case FlowEnd::Kind::output:
+        break;
     }
     return static_cast<int>(g_.nodes.size()) - output_count() + end.index;
   }

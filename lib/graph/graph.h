@@ -13,15 +13,15 @@
 namespace modrec {
 
 struct GraphNode {
-  FlowEnd end;            // what the node stands for: a call, a graph input or output
-  std::string label;      // the call's torchinfo label ("2-1"); "" for inputs and outputs
-  std::string type;       // the module's type; "input"/"output"
-  std::string path;       // the module's path ("layer1.0.conv1")
-  Shape shape;            // the call's output size (torchinfo's), the input's or output's shape
+  FlowEnd end;             // what the node stands for: a call, a graph input or output
+  std::string label;       // the call's torchinfo label ("2-1"); "" for inputs and outputs
+  std::string type;        // the module's type; "input"/"output"
+  std::string path;        // the module's path ("layer1.0.conv1")
+  Shape shape;             // the call's output size (torchinfo's), the input's or output's shape
   bool has_shape = false;  // false without an input
   int64_t num_params = 0;  // the module's parameters with its submodules'
-  int folded_calls = 0;   // calls deeper than --depth drawn as this node
-  int cluster = -1;       // the innermost cluster holding it (index in Graph::clusters)
+  int folded_calls = 0;    // calls deeper than --depth drawn as this node
+  int cluster = -1;        // the innermost cluster holding it (index in Graph::clusters)
 };
 
 struct GraphCluster {
@@ -40,7 +40,7 @@ struct Graph {
   bool has_input = false;
   bool static_order = false;  // edges chain the calls in static order (DataFlow::static_order)
   int depth = 0;
-  std::vector<GraphNode> nodes;  // inputs, calls in call order, outputs
+  std::vector<GraphNode> nodes;        // inputs, calls in call order, outputs
   std::vector<GraphCluster> clusters;  // in call order: a cluster comes after its parent
   std::vector<GraphEdge> edges;
 };

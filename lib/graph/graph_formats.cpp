@@ -9,9 +9,12 @@ namespace {
 
 std::string node_id(const GraphNode& node) {
   switch (node.end.kind) {
-    case FlowEnd::Kind::input: return "in" + std::to_string(node.end.index);
-    case FlowEnd::Kind::call: return "c" + std::to_string(node.end.index);
-    case FlowEnd::Kind::output: break;
+    case FlowEnd::Kind::input:
+      return "in" + std::to_string(node.end.index);
+    case FlowEnd::Kind::call:
+      return "c" + std::to_string(node.end.index);
+    case FlowEnd::Kind::output:
+      break;
   }
   return "out" + std::to_string(node.end.index);
 }
@@ -35,9 +38,10 @@ std::string quoted(const std::string& text) {
 }
 
 std::string node_label(const GraphNode& node, bool params) {
-  std::string label = node.end.kind == FlowEnd::Kind::call
-                          ? node.label + " " + node.type
-                          : node.type + (node.has_shape ? " " + std::to_string(node.end.index) : "");
+  std::string label =
+      node.end.kind == FlowEnd::Kind::call
+          ? node.label + " " + node.type
+          : node.type + (node.has_shape ? " " + std::to_string(node.end.index) : "");
   if (node.has_shape) label += "\n" + text::list_repr(node.shape);
   if (params && node.end.kind == FlowEnd::Kind::call)
     label += "\n" + text::with_commas(node.num_params) + " params";
@@ -79,8 +83,8 @@ class DotWriter {
       const GraphCluster& c = g_.clusters[k];
       if (c.parent != cluster) continue;
       out_ << indent << "subgraph " << cluster_id(c) << " {\n"
-           << indent << "  label=" << quoted(c.label + " " + c.type) << "; tooltip=" << quoted(c.path)
-           << "; style=\"rounded,dashed\"; fontsize=10;\n";
+           << indent << "  label=" << quoted(c.label + " " + c.type)
+           << "; tooltip=" << quoted(c.path) << "; style=\"rounded,dashed\"; fontsize=10;\n";
       write_members(static_cast<int>(k), indent + "  ");
       out_ << indent << "}\n";
     }
@@ -103,10 +107,13 @@ nlohmann::json node_json(const Graph& g, const GraphNode& node) {
     j["shape"] = node.has_shape ? nlohmann::json(node.shape) : nlohmann::json(nullptr);
     return j;
   }
-  j.update({{"call", node.end.index}, {"label", node.label}, {"type", node.type},
+  j.update({{"call", node.end.index},
+            {"label", node.label},
+            {"type", node.type},
             {"path", node.path},
             {"output_size", node.has_shape ? nlohmann::json(node.shape) : nlohmann::json(nullptr)},
-            {"num_params", node.num_params}, {"folded_calls", node.folded_calls},
+            {"num_params", node.num_params},
+            {"folded_calls", node.folded_calls},
             {"cluster", id_or_null(g, node.cluster)}});
   return j;
 }
@@ -126,12 +133,17 @@ nlohmann::json to_json(const Graph& g) {
                  edges = nlohmann::json::array();
   for (const auto& node : g.nodes) nodes.push_back(node_json(g, node));
   for (const auto& c : g.clusters)
-    clusters.push_back({{"id", cluster_id(c)}, {"call", c.call}, {"label", c.label},
-                        {"type", c.type}, {"path", c.path}, {"parent", id_or_null(g, c.parent)}});
+    clusters.push_back({{"id", cluster_id(c)},
+                        {"call", c.call},
+                        {"label", c.label},
+                        {"type", c.type},
+                        {"path", c.path},
+                        {"parent", id_or_null(g, c.parent)}});
   for (const auto& e : g.edges)
     edges.push_back({{"from", node_id(g.nodes[e.from])}, {"to", node_id(g.nodes[e.to])}});
   return {{"title", g.title}, {"has_input", g.has_input}, {"static_order", g.static_order},
-          {"depth", g.depth}, {"nodes", nodes}, {"clusters", clusters}, {"edges", edges}};
+          {"depth", g.depth}, {"nodes", nodes},           {"clusters", clusters},
+          {"edges", edges}};
 }
 
 }  // namespace modrec

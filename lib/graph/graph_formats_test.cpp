@@ -26,8 +26,9 @@ TEST_CASE("DOT: labels with label, type and shape, clusters nested, edges by nod
 
 TEST_CASE("DOT: --params adds the counts; a folded call is drawn doubled") {
   const std::string dot = to_dot(SmallNet().graph(1), true);
-  CHECK(has(dot, "  c1 [label=\"1-1 Sequential\\n[2, 8, 8, 8]\\n224 params\", tooltip=\"features\", "
-                 "peripheries=2];\n"));
+  CHECK(has(dot,
+            "  c1 [label=\"1-1 Sequential\\n[2, 8, 8, 8]\\n224 params\", tooltip=\"features\", "
+            "peripheries=2];\n"));
 }
 
 TEST_CASE("DOT: quotes and backslashes in names are escaped") {
@@ -39,8 +40,9 @@ TEST_CASE("DOT: quotes and backslashes in names are escaped") {
 TEST_CASE("JSON: nodes, clusters and edges with ids as in the DOT") {
   const auto j = to_json(SmallNet().graph(3));
   CHECK(j["has_input"] == true);
-  CHECK(j["nodes"][0] == nlohmann::json::parse(
-                             R"({"id": "in0", "kind": "input", "index": 0, "shape": [2, 3, 8, 8]})"));
+  CHECK(j["nodes"][0] ==
+        nlohmann::json::parse(
+            R"({"id": "in0", "kind": "input", "index": 0, "shape": [2, 3, 8, 8]})"));
   CHECK(j["nodes"][1]["cluster"] == "cluster_1");
   CHECK(j["nodes"][1]["num_params"] == 224);
   CHECK(j["nodes"][3]["cluster"] == nullptr);

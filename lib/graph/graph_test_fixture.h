@@ -25,7 +25,10 @@ struct SmallNet {
     t.exit(value({2, 4}));
     const auto in = [](int i) { return FlowEnd{FlowEnd::Kind::input, i}; };
     const auto call = [](int i) { return FlowEnd{FlowEnd::Kind::call, i}; };
-    flow.edges = {{in(0), call(2)}, {call(2), call(3)}, {call(3), call(4)}, {in(0), call(4)},
+    flow.edges = {{in(0), call(2)},
+                  {call(2), call(3)},
+                  {call(3), call(4)},
+                  {in(0), call(4)},
                   {call(4), {FlowEnd::Kind::output, 0}}};
   }
 

@@ -12,8 +12,8 @@ std::string render_svg(const std::string& dot) {
                 "install Graphviz (apt-get install graphviz) or use --format dot");
   if (result->status != 0)
     throw Error(Exit::write_failed,
-                "Graphviz's dot failed (exit " + std::to_string(result->status) + "): " +
-                    first_line(result->err),
+                "Graphviz's dot failed (exit " + std::to_string(result->status) +
+                    "): " + first_line(result->err),
                 "--format svg", "use --format dot and render it with your Graphviz");
   return result->out;
 }

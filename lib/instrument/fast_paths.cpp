@@ -7,7 +7,8 @@ constexpr const char* kSwitch = "activation_relu_or_gelu";
 
 bool is_encoder_layer(const torch::jit::Module& m) {
   const auto name = m.type()->name();
-  // Scripting may mangle the qualified name (...transformer.___torch_mangle_3.TransformerEncoderLayer).
+  // Scripting may mangle the qualified name
+  // (...transformer.___torch_mangle_3.TransformerEncoderLayer).
   return name && name->name() == "TransformerEncoderLayer" &&
          name->qualifiedName().find("torch.nn.modules.transformer") != std::string::npos;
 }

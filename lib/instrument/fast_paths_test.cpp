@@ -21,17 +21,26 @@ struct Calls : CallHooks {
 
 }  // namespace
 
-TEST_CASE("a scripted TransformerEncoder calls its layers' submodules under no-grad, as eager does under hooks") {
+TEST_CASE(
+    "a scripted TransformerEncoder calls its layers' submodules under no-grad, as eager does under "
+    "hooks") {
   const std::string dir = test::temp_dir("fastpath");
   const std::string path = dir + "/enc.pt";
-  REQUIRE(test::python_ok(
-      "import torch; torch.manual_seed(0); "
-      "layer = torch.nn.TransformerEncoderLayer(16, 2, 32, batch_first=True); "
-      "torch.jit.script(torch.nn.TransformerEncoder(layer, 2).eval()).save('" + path + "')"));
+  REQUIRE(
+      test::python_ok("import torch; torch.manual_seed(0); "
+                      "layer = torch.nn.TransformerEncoderLayer(16, 2, 32, batch_first=True); "
+                      "torch.jit.script(torch.nn.TransformerEncoder(layer, 2).eval()).save('" +
+                      path + "')"));
   torch::jit::Module module = torch::jit::load(path);
   module.eval();
   InstrumentedModel model(module);  // leaves the fast paths
-  CHECK(model.module().attr("layers").toModule().attr("0").toModule().attr("activation_relu_or_gelu").toInt() == 0);
+  CHECK(model.module()
+            .attr("layers")
+            .toModule()
+            .attr("0")
+            .toModule()
+            .attr("activation_relu_or_gelu")
+            .toInt() == 0);
   CHECK(leave_fast_paths(model.module()) == std::vector<std::string>{"layers.0", "layers.1"});
 
   Calls calls;

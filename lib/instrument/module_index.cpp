@@ -9,8 +9,8 @@ std::string last_component(const std::string& qualified) {
 }
 
 // A traced module keeps its parameters but not its other attributes: a convolution's kernel is
-// then its weight's trailing dims ([out, in/groups, *kernel], transposed [in, out/groups, *kernel]),
-// which is what its kernel_size was.
+// then its weight's trailing dims ([out, in/groups, *kernel], transposed [in, out/groups,
+// *kernel]), which is what its kernel_size was.
 std::optional<Kernel> kernel_from_weight(const torch::jit::Module& m) {
   const auto name = m.type()->name();
   if (!name || name->name().rfind("Conv", 0) != 0 || !m.hasattr("weight")) return std::nullopt;

@@ -12,8 +12,10 @@ namespace modrec {
 namespace {
 
 void validate(const Tolerance& tol) {
-  if (!(tol.atol >= 0)) throw Error(Exit::usage, "negative tolerance", "--atol", "give a value >= 0");
-  if (!(tol.rtol >= 0)) throw Error(Exit::usage, "negative tolerance", "--rtol", "give a value >= 0");
+  if (!(tol.atol >= 0))
+    throw Error(Exit::usage, "negative tolerance", "--atol", "give a value >= 0");
+  if (!(tol.rtol >= 0))
+    throw Error(Exit::usage, "negative tolerance", "--rtol", "give a value >= 0");
 }
 
 // The recording of one model on the job's inputs, into `dir`: the layers and captures diff
@@ -24,7 +26,8 @@ std::string record_model(const DiffJob& job, const std::string& model, const std
   r.model.path = model;
   r.inputs = job.inputs;
   r.record.layers = job.scope.layers;
-  if (!job.scope.captures.empty()) r.record.captures = CaptureSet::parse(job.scope.captures, "--captures");
+  if (!job.scope.captures.empty())
+    r.record.captures = CaptureSet::parse(job.scope.captures, "--captures");
   r.record.save = job.save;
   r.out = dir;
   std::ostringstream quiet;  // record's own report is not diff's
@@ -32,7 +35,8 @@ std::string record_model(const DiffJob& job, const std::string& model, const std
   return dir;
 }
 
-int diff_dirs(const DiffJob& job, const std::string& dir_a, const std::string& dir_b, std::ostream& out) {
+int diff_dirs(const DiffJob& job, const std::string& dir_a, const std::string& dir_b,
+              std::ostream& out) {
   const RunDiff diff =
       diff_runs(read_run_dir(dir_a), read_run_dir(dir_b), job.tol, job.scope, job.fail_fast);
   out << format_diff(diff, {job.run_a, job.run_b, job.tol}, job.format);

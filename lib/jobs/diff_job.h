@@ -17,7 +17,8 @@ struct DiffJob {
   Tolerance tol;
   RunScope scope;
   ReportFormat format = ReportFormat::table;
-  bool fail_fast = false;  // stop at the first call (in the order calls return) whose output differs
+  bool fail_fast =
+      false;  // stop at the first call (in the order calls return) whose output differs
 
   // With inputs given, run_a and run_b are models: each is recorded on these inputs (scope's
   // layers and captures, record.save) into a scratch directory, and those runs are diffed.

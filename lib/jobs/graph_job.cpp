@@ -27,9 +27,15 @@ std::pair<CallTrace, DataFlow> static_structure(const Session& session) {
 
 void write(const Graph& graph, const GraphJob& job, std::ostream& out) {
   switch (job.format) {
-    case GraphFormat::dot: out << to_dot(graph, job.params); return;
-    case GraphFormat::svg: out << render_svg(to_dot(graph, job.params)); return;
-    case GraphFormat::json: out << to_json(graph).dump(2) << "\n"; return;
+    case GraphFormat::dot:
+      out << to_dot(graph, job.params);
+      return;
+    case GraphFormat::svg:
+      out << render_svg(to_dot(graph, job.params));
+      return;
+    case GraphFormat::json:
+      out << to_json(graph).dump(2) << "\n";
+      return;
   }
 }
 

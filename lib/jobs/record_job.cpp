@@ -12,7 +12,8 @@
 namespace modrec {
 
 const EnumNames<RecordFormat>& record_format_names() {
-  static const EnumNames<RecordFormat> names{{"text", RecordFormat::text}, {"json", RecordFormat::json}};
+  static const EnumNames<RecordFormat> names{{"text", RecordFormat::text},
+                                             {"json", RecordFormat::json}};
   return names;
 }
 

@@ -18,7 +18,7 @@ struct RecordJob {
   RecordOptions record;
   std::string out = "modrec-out";
   bool force = false;
-  RecordFormat format = RecordFormat::text;  // --format
+  RecordFormat format = RecordFormat::text;           // --format
   std::function<void(int done, int total)> progress;  // after each batch
 };
 

@@ -35,7 +35,8 @@ std::vector<SourcePtr> input_sources(const InputOptions& options) {
     for (auto& s : open_input(file)) sources.push_back(std::move(s));
   std::vector<InputSpec> specs;
   for (const auto& size : options.sizes) specs.push_back(parse_input_spec(size));
-  for (auto& t : random_inputs(specs, options.seed, options.high)) sources.push_back(memory_source(t));
+  for (auto& t : random_inputs(specs, options.seed, options.high))
+    sources.push_back(memory_source(t));
   return sources;
 }
 
@@ -72,7 +73,8 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   const at::Device device = torch_device(model.device);
   set_threads(model.threads);
   auto sources = input_sources(inputs);  // bad inputs fail before the slower model load
-  Session session{InstrumentedModel(load_model(model.path), instrument), std::move(sources), device};
+  Session session{InstrumentedModel(load_model(model.path), instrument), std::move(sources),
+                  device};
   if (!device.is_cpu()) session.model.module().to(device);
   session.model.module().train(model.mode == Mode::train);
   return session;
@@ -81,9 +83,9 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
 std::vector<FlagPath> paths_read(const ModelOptions& model, const InputOptions& inputs,
                                  const RecordOptions& record) {
   std::vector<FlagPath> paths = flag_paths(inputs.files, "--input");
-  paths.insert(paths.end(), {{model.path, "MODEL"},
-                             {record.grad_file, "--grad"},
-                             {record.targets_file, "--targets"}});
+  paths.insert(
+      paths.end(),
+      {{model.path, "MODEL"}, {record.grad_file, "--grad"}, {record.targets_file, "--targets"}});
   for (const auto& edit : record.edits.specs)
     if (edit.op.kind == EditKind::replace) paths.push_back({edit.op.file, "--edit"});
   return paths;

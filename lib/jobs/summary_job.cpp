@@ -19,10 +19,18 @@ namespace {
 void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job,
            std::ostream& out) {
   switch (job.format) {
-    case SummaryFormat::table: out << format_table(summary, tree, job.summary); return;
-    case SummaryFormat::json: out << to_json(summary, tree, job.summary).dump(2) << "\n"; return;
-    case SummaryFormat::csv: out << format_csv(summary, tree, job.summary); return;
-    case SummaryFormat::markdown: out << format_markdown(summary, tree, job.summary); return;
+    case SummaryFormat::table:
+      out << format_table(summary, tree, job.summary);
+      return;
+    case SummaryFormat::json:
+      out << to_json(summary, tree, job.summary).dump(2) << "\n";
+      return;
+    case SummaryFormat::csv:
+      out << format_csv(summary, tree, job.summary);
+      return;
+    case SummaryFormat::markdown:
+      out << format_markdown(summary, tree, job.summary);
+      return;
   }
 }
 
@@ -73,7 +81,8 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
               " has no submodules (a frozen or fully inlined model): only the root row exists");
   int64_t input_bytes = 0;
   const std::vector<c10::IValue> inputs = session.whole_inputs(&input_bytes);
-  CallTrace trace = job.inputs.given() ? traced(session, inputs, job) : session.model.static_trace();
+  CallTrace trace =
+      job.inputs.given() ? traced(session, inputs, job) : session.model.static_trace();
   wait_for_device(inputs);
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
   write(summarize(tree, trace, input_bytes), tree, job, out);

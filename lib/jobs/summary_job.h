@@ -13,8 +13,8 @@ struct SummaryJob {
   ModelOptions model;
   InputOptions inputs;
   SummaryOptions summary;
-  bool grad = false;             // --grad: the pass runs with autograd on
-  EditOptions edits;             // --edit: outputs rewritten as the pass runs
+  bool grad = false;  // --grad: the pass runs with autograd on
+  EditOptions edits;  // --edit: outputs rewritten as the pass runs
   SummaryFormat format = SummaryFormat::table;
 };
 

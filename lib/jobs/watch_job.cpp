@@ -30,18 +30,19 @@ std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   // The shard's samples, whole: steps draw their batches from them in any order (--shuffle).
   const InputBatches sources = session.batches(job.inputs, 0, job.train.targets_file);
   const InputBatch data = sources.get(0);
-  const at::Tensor targets = data.targets.defined() ? data.targets.to(session.device) : at::Tensor();
+  const at::Tensor targets =
+      data.targets.defined() ? data.targets.to(session.device) : at::Tensor();
   StepBatches batches(data.inputs, targets, job.train.batch_size, job.train.shuffle);
   TrainOptions train = job.train;
   if (train.steps == 0) train.steps = batches.steps_per_pass();
   StepSeries series(dir.path());
   Training training(session.model, job.record, train, dir.path());
   const auto stopped = training.run(batches, series, job.progress);
-  write_file_atomic(dir.path() + "/manifest.json",
-                    watch_manifest_json({model, job.inputs, sources, job.record, train, training,
-                                         stopped})
-                            .dump(2) +
-                        "\n");
+  write_file_atomic(
+      dir.path() + "/manifest.json",
+      watch_manifest_json({model, job.inputs, sources, job.record, train, training, stopped})
+              .dump(2) +
+          "\n");
   if (!stopped && !job.save_model.empty())
     save_trained_model(session.model.module(), model.path, job.save_model);
   dir.commit();

@@ -19,7 +19,7 @@ struct WatchJob {
   TrainOptions train;
   std::string out = "modrec-watch";
   bool force = false;
-  std::string save_model;  // --save-model FILE; empty: not saved
+  std::string save_model;                             // --save-model FILE; empty: not saved
   std::function<void(int done, int total)> progress;  // after each step
 };
 

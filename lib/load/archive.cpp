@@ -56,7 +56,8 @@ void check_plain_file(const std::string& path) {
     throw Error(Exit::bad_input, "model file is a directory", path,
                 "give the .pt file that torch.jit.save wrote");
   if (fs::file_size(path, ec) == 0)
-    throw Error(Exit::bad_input, "model file is empty", path, "save the model again with torch.jit.save");
+    throw Error(Exit::bad_input, "model file is empty", path,
+                "save the model again with torch.jit.save");
 }
 
 struct Directory {
@@ -74,9 +75,11 @@ Directory find_directory(std::ifstream& in, const std::string& path, uint64_t fi
     if (d.count != 0xFFFF && d.offset != 0xFFFFFFFF && d.size != 0xFFFFFFFF) return d;
     if (end_at < 20) throw damaged(path, "not a valid zip archive (bad zip64 directory)");
     std::string loc = read_at(in, path, end_at - 20, 20);
-    if (le(loc, 0, 4) != kLocator64Sig) throw damaged(path, "not a valid zip archive (bad zip64 directory)");
+    if (le(loc, 0, 4) != kLocator64Sig)
+      throw damaged(path, "not a valid zip archive (bad zip64 directory)");
     std::string end64 = read_at(in, path, le(loc, 8, 8), 56);
-    if (le(end64, 0, 4) != kEnd64Sig) throw damaged(path, "not a valid zip archive (bad zip64 directory)");
+    if (le(end64, 0, 4) != kEnd64Sig)
+      throw damaged(path, "not a valid zip archive (bad zip64 directory)");
     return {le(end64, 32, 8), le(end64, 40, 8), le(end64, 48, 8)};
   }
   throw damaged(path, "truncated (the zip central directory is missing)");
@@ -104,7 +107,8 @@ ArchiveEntry parse_central(const std::string& dir, size_t& at, uint64_t& local_o
   e.crc32 = static_cast<uint32_t>(le(dir, at + 16, 4));
   e.stored_size = le(dir, at + 20, 4);
   e.size = le(dir, at + 24, 4);
-  uint64_t name_len = le(dir, at + 28, 2), extra_len = le(dir, at + 30, 2), comment_len = le(dir, at + 32, 2);
+  uint64_t name_len = le(dir, at + 28, 2), extra_len = le(dir, at + 30, 2),
+           comment_len = le(dir, at + 32, 2);
   local_offset = le(dir, at + 42, 4);
   if (at + kCentralSize + name_len + extra_len > dir.size())
     throw damaged(path, "not a valid zip archive (bad central directory)");
@@ -115,15 +119,17 @@ ArchiveEntry parse_central(const std::string& dir, size_t& at, uint64_t& local_o
 }
 
 // The local header repeats the name and gives its own extra length (PyTorch pads it to align data).
-void locate_data(std::ifstream& in, const std::string& path, uint64_t file_size, uint64_t local_offset,
-                 ArchiveEntry& e) {
+void locate_data(std::ifstream& in, const std::string& path, uint64_t file_size,
+                 uint64_t local_offset, ArchiveEntry& e) {
   if (past_end(local_offset, kLocalSize, file_size)) throw damaged(path, "truncated");
   std::string head = read_at(in, path, local_offset, kLocalSize);
   uint64_t name_len = le(head, 26, 2), extra_len = le(head, 28, 2);
-  if (le(head, 0, 4) != kLocalSig || read_at(in, path, local_offset + kLocalSize, name_len) != e.name)
+  if (le(head, 0, 4) != kLocalSig ||
+      read_at(in, path, local_offset + kLocalSize, name_len) != e.name)
     throw damaged(path, "not a valid zip archive (entry " + e.name + " has a bad local header)");
   e.offset = local_offset + kLocalSize + name_len + extra_len;
-  if (past_end(e.offset, e.stored_size, file_size)) throw damaged(path, "truncated (entry " + e.name + " is cut off)");
+  if (past_end(e.offset, e.stored_size, file_size))
+    throw damaged(path, "truncated (entry " + e.name + " is cut off)");
   if (e.stored() && e.stored_size != e.size)
     throw damaged(path, "not a valid zip archive (entry " + e.name + " has inconsistent sizes)");
 }
@@ -157,8 +163,9 @@ Archive Archive::open(const std::string& path) {
 const ArchiveEntry* Archive::find(const std::string& name) const {
   for (const auto& e : entries_) {
     const std::string& n = e.name;
-    if (n == name || (n.size() > name.size() && n.compare(n.size() - name.size(), name.size(), name) == 0 &&
-                      n[n.size() - name.size() - 1] == '/'))
+    if (n == name ||
+        (n.size() > name.size() && n.compare(n.size() - name.size(), name.size(), name) == 0 &&
+         n[n.size() - name.size() - 1] == '/'))
       return &e;
   }
   return nullptr;

@@ -26,7 +26,8 @@ TEST_CASE("crc32 matches the standard check value") {
   std::string text = "The quick brown fox jumps over the lazy dog";
   uint32_t whole = crc32_update(0, text.data(), text.size());
   CHECK(whole == 0x414FA339u);
-  CHECK(crc32_update(crc32_update(0, text.data(), 13), text.data() + 13, text.size() - 13) == whole);
+  CHECK(crc32_update(crc32_update(0, text.data(), 13), text.data() + 13, text.size() - 13) ==
+        whole);
 }
 
 TEST_CASE("entries of a TorchScript archive match Python's zipfile") {
@@ -112,13 +113,14 @@ std::string zip_claiming_size(uint64_t size) {
   const std::string name = "a/data.pkl", data = "x";
   uint32_t crc = crc32_update(0, data.data(), data.size());
   std::string local = le_bytes(0x04034b50, 4) + le_bytes(20, 2) + le_bytes(0, 4) + le_bytes(0, 4) +
-                      le_bytes(crc, 4) + le_bytes(1, 4) + le_bytes(1, 4) + le_bytes(name.size(), 2) +
-                      le_bytes(0, 2) + name + data;
+                      le_bytes(crc, 4) + le_bytes(1, 4) + le_bytes(1, 4) +
+                      le_bytes(name.size(), 2) + le_bytes(0, 2) + name + data;
   std::string extra = le_bytes(1, 2) + le_bytes(16, 2) + le_bytes(size, 8) + le_bytes(size, 8);
-  std::string central = le_bytes(0x02014b50, 4) + le_bytes(45, 2) + le_bytes(45, 2) + le_bytes(0, 4) +
-                        le_bytes(0, 4) + le_bytes(crc, 4) + le_bytes(0xFFFFFFFF, 4) + le_bytes(0xFFFFFFFF, 4) +
-                        le_bytes(name.size(), 2) + le_bytes(extra.size(), 2) + le_bytes(0, 2) + le_bytes(0, 4) +
-                        le_bytes(0, 4) + le_bytes(0, 4) + name + extra;
+  std::string central = le_bytes(0x02014b50, 4) + le_bytes(45, 2) + le_bytes(45, 2) +
+                        le_bytes(0, 4) + le_bytes(0, 4) + le_bytes(crc, 4) +
+                        le_bytes(0xFFFFFFFF, 4) + le_bytes(0xFFFFFFFF, 4) +
+                        le_bytes(name.size(), 2) + le_bytes(extra.size(), 2) + le_bytes(0, 2) +
+                        le_bytes(0, 4) + le_bytes(0, 4) + le_bytes(0, 4) + name + extra;
   std::string end = le_bytes(0x06054b50, 4) + le_bytes(0, 4) + le_bytes(1, 2) + le_bytes(1, 2) +
                     le_bytes(central.size(), 4) + le_bytes(local.size(), 4) + le_bytes(0, 2);
   return local + central + end;
@@ -127,11 +129,14 @@ std::string zip_claiming_size(uint64_t size) {
 // A zip whose zip64 end record says the central directory starts at `offset` and spans `size`.
 std::string zip64_directory_at(uint64_t offset, uint64_t size) {
   std::string local = le_bytes(0x04034b50, 4) + std::string(26, '\0');
-  std::string end64 = le_bytes(0x06064b50, 4) + le_bytes(44, 8) + le_bytes(45, 2) + le_bytes(45, 2) +
-                      le_bytes(0, 8) + le_bytes(1, 8) + le_bytes(1, 8) + le_bytes(size, 8) + le_bytes(offset, 8);
-  std::string locator = le_bytes(0x07064b50, 4) + le_bytes(0, 4) + le_bytes(local.size(), 8) + le_bytes(1, 4);
-  std::string end = le_bytes(0x06054b50, 4) + le_bytes(0, 4) + le_bytes(0xFFFF, 2) + le_bytes(0xFFFF, 2) +
-                    le_bytes(0xFFFFFFFF, 4) + le_bytes(0xFFFFFFFF, 4) + le_bytes(0, 2);
+  std::string end64 = le_bytes(0x06064b50, 4) + le_bytes(44, 8) + le_bytes(45, 2) +
+                      le_bytes(45, 2) + le_bytes(0, 8) + le_bytes(1, 8) + le_bytes(1, 8) +
+                      le_bytes(size, 8) + le_bytes(offset, 8);
+  std::string locator =
+      le_bytes(0x07064b50, 4) + le_bytes(0, 4) + le_bytes(local.size(), 8) + le_bytes(1, 4);
+  std::string end = le_bytes(0x06054b50, 4) + le_bytes(0, 4) + le_bytes(0xFFFF, 2) +
+                    le_bytes(0xFFFF, 2) + le_bytes(0xFFFFFFFF, 4) + le_bytes(0xFFFFFFFF, 4) +
+                    le_bytes(0, 2);
   return local + end64 + locator + end;
 }
 

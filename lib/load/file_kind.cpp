@@ -22,7 +22,8 @@ FileInfo kind_by_pickle(const std::string& data_pkl) {
 }
 
 FileInfo kind_by_entries(const Archive& archive) {
-  if (archive.has("constants.pkl") || archive.has_part("/code/")) return {FileKind::torchscript, ""};
+  if (archive.has("constants.pkl") || archive.has_part("/code/"))
+    return {FileKind::torchscript, ""};
   const ArchiveEntry* data = archive.find("data.pkl");
   if (!data || !data->stored()) return {FileKind::other_zip, ""};
   return kind_by_pickle(archive.read(*data));
@@ -70,23 +71,37 @@ FileInfo inspect_file(const std::string& path) {
 
 std::string describe(const FileInfo& info) {
   switch (info.kind) {
-    case FileKind::missing: return "does not exist";
-    case FileKind::directory: return "is a directory";
-    case FileKind::special: return "is " + info.detail + ", not a regular file";
-    case FileKind::unreadable: return "cannot be read";
-    case FileKind::empty: return "is empty";
-    case FileKind::not_zip: return "is not a zip archive, so not a TorchScript model";
-    case FileKind::legacy_pickle: return "is a legacy (non-zip) torch.save pickle, not a TorchScript model";
-    case FileKind::numpy: return "is a NumPy .npy array, not a TorchScript model";
-    case FileKind::zip: return "is a zip archive";
-    case FileKind::damaged: return info.detail;
-    case FileKind::torchscript: return "is a TorchScript model";
-    case FileKind::state_dict: return "is a state_dict, not a TorchScript model";
+    case FileKind::missing:
+      return "does not exist";
+    case FileKind::directory:
+      return "is a directory";
+    case FileKind::special:
+      return "is " + info.detail + ", not a regular file";
+    case FileKind::unreadable:
+      return "cannot be read";
+    case FileKind::empty:
+      return "is empty";
+    case FileKind::not_zip:
+      return "is not a zip archive, so not a TorchScript model";
+    case FileKind::legacy_pickle:
+      return "is a legacy (non-zip) torch.save pickle, not a TorchScript model";
+    case FileKind::numpy:
+      return "is a NumPy .npy array, not a TorchScript model";
+    case FileKind::zip:
+      return "is a zip archive";
+    case FileKind::damaged:
+      return info.detail;
+    case FileKind::torchscript:
+      return "is a TorchScript model";
+    case FileKind::state_dict:
+      return "is a state_dict, not a TorchScript model";
     case FileKind::eager_module:
       return "is an eager pickled module (torch.save(model)) of class " + info.detail +
              ", not a TorchScript model";
-    case FileKind::tensor_pickle: return "is a tensor file (torch.save of tensors), not a TorchScript model";
-    case FileKind::other_zip: return "is a zip archive without TorchScript code";
+    case FileKind::tensor_pickle:
+      return "is a tensor file (torch.save of tensors), not a TorchScript model";
+    case FileKind::other_zip:
+      return "is a zip archive without TorchScript code";
   }
   return "is not a TorchScript model";
 }
@@ -94,16 +109,22 @@ std::string describe(const FileInfo& info) {
 std::string model_hint(FileKind kind) {
   const std::string save = "save the model with torch.jit.script(model).save(path)";
   switch (kind) {
-    case FileKind::missing: return "check the path";
+    case FileKind::missing:
+      return "check the path";
     case FileKind::directory:
-    case FileKind::special: return "give the .pt file that torch.jit.save wrote";
-    case FileKind::unreadable: return "check the file's permissions";
-    case FileKind::damaged: return "the file is damaged; save the model again with torch.jit.script(model).save(path)";
+    case FileKind::special:
+      return "give the .pt file that torch.jit.save wrote";
+    case FileKind::unreadable:
+      return "check the file's permissions";
+    case FileKind::damaged:
+      return "the file is damaged; save the model again with torch.jit.script(model).save(path)";
     case FileKind::state_dict:
       return "load it into the model in Python (model.load_state_dict) and " + save;
     case FileKind::tensor_pickle:
-    case FileKind::numpy: return "give tensors with --input; as the model, " + save;
-    default: return save;
+    case FileKind::numpy:
+      return "give tensors with --input; as the model, " + save;
+    default:
+      return save;
   }
 }
 

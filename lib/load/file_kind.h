@@ -10,8 +10,8 @@ namespace modrec {
 enum class FileKind {
   missing,
   directory,
-  special,        // a device, FIFO or socket: never read (util/regular_file.h)
-  unreadable,     // exists but cannot be opened
+  special,     // a device, FIFO or socket: never read (util/regular_file.h)
+  unreadable,  // exists but cannot be opened
   empty,
   not_zip,        // neither a zip, a legacy torch.save pickle nor a .npy file
   legacy_pickle,  // torch.save(..., _use_new_zipfile_serialization=False)

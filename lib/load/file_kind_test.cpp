@@ -13,13 +13,20 @@ TEST_CASE("classify tells the files torch and numpy write apart") {
     const char* file;
     FileKind kind;
   } cases[] = {
-      {"model.pt", FileKind::torchscript},      {"state_dict.pt", FileKind::state_dict},
-      {"eager.pt", FileKind::eager_module},     {"eager_main.pt", FileKind::eager_module},
-      {"tensor.pt", FileKind::tensor_pickle},   {"tuple.pt", FileKind::tensor_pickle},
-      {"legacy.pt", FileKind::legacy_pickle},   {"array.npy", FileKind::numpy},
-      {"empty.pt", FileKind::empty},            {"random.bin", FileKind::not_zip},
-      {"truncated.pt", FileKind::damaged},      {"flipped_header.pt", FileKind::damaged},
-      {"no_code.zip", FileKind::other_zip},     {"folder.pt", FileKind::directory},
+      {"model.pt", FileKind::torchscript},
+      {"state_dict.pt", FileKind::state_dict},
+      {"eager.pt", FileKind::eager_module},
+      {"eager_main.pt", FileKind::eager_module},
+      {"tensor.pt", FileKind::tensor_pickle},
+      {"tuple.pt", FileKind::tensor_pickle},
+      {"legacy.pt", FileKind::legacy_pickle},
+      {"array.npy", FileKind::numpy},
+      {"empty.pt", FileKind::empty},
+      {"random.bin", FileKind::not_zip},
+      {"truncated.pt", FileKind::damaged},
+      {"flipped_header.pt", FileKind::damaged},
+      {"no_code.zip", FileKind::other_zip},
+      {"folder.pt", FileKind::directory},
       {"missing.pt", FileKind::missing},
       // Damaged weight bytes keep the archive's structure; load_model's CRC check catches them.
       {"flipped_weight.pt", FileKind::torchscript},
@@ -52,10 +59,15 @@ TEST_CASE("describe names the pickled class of an eager module") {
 }
 
 TEST_CASE("pickle head reads protocol 2 and protocol 4 class references") {
-  PickleHead p2 = read_pickle_head(std::string("\x80\x02" "ccollections\nOrderedDict\nq\x00)R", 31));
+  PickleHead p2 =
+      read_pickle_head(std::string("\x80\x02"
+                                   "ccollections\nOrderedDict\nq\x00)R",
+                                   31));
   CHECK(p2.protocol == 2);
   CHECK(p2.global == "collections.OrderedDict");
-  const char p4[] = "\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00\x8c\x0ctorch._utils\x94\x8c\x12_rebuild_tensor_v2\x94\x93";
+  const char p4[] =
+      "\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00\x8c\x0ctorch._utils\x94\x8c\x12_rebuild_tensor_"
+      "v2\x94\x93";
   PickleHead h4 = read_pickle_head(std::string(p4, sizeof(p4) - 1));
   CHECK(h4.protocol == 4);
   CHECK(h4.global == "torch._utils._rebuild_tensor_v2");

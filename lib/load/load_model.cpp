@@ -36,8 +36,8 @@ void verify_compressed(const Archive& archive) {
 // A file from a newer PyTorch can call an operator this LibTorch does not have: only a modrec
 // built on a LibTorch that has it can run the model.
 Error cannot_load(const std::string& path, const std::string& why) {
-  const std::string newer = "use a modrec built on a newer LibTorch (this one is built on " +
-                            libtorch_version() + ")";
+  const std::string newer =
+      "use a modrec built on a newer LibTorch (this one is built on " + libtorch_version() + ")";
   std::smatch op;
   if (std::regex_search(why, op, std::regex("Unknown builtin op: ([A-Za-z0-9_:.]*[A-Za-z0-9_])")))
     return Error(Exit::bad_input,

@@ -27,7 +27,8 @@ TEST_CASE("a scripted model loads and computes what Python computed") {
   for (double v; expected >> v;) want.push_back(static_cast<float>(v));
   REQUIRE(out.numel() == static_cast<int64_t>(want.size()));
   at::Tensor flat = out.flatten();
-  for (size_t i = 0; i < want.size(); ++i) CHECK(flat[static_cast<int64_t>(i)].item<float>() == want[i]);
+  for (size_t i = 0; i < want.size(); ++i)
+    CHECK(flat[static_cast<int64_t>(i)].item<float>() == want[i]);
 }
 
 TEST_CASE("every bad model file is exit 3 with what it is and what to do") {
@@ -44,7 +45,8 @@ TEST_CASE("every bad model file is exit 3 with what it is and what to do") {
       {"flipped_header.pt", "bad local header", "damaged"},
       {"flipped_weight.pt", "archive entry model/data/0 is damaged (CRC-32 mismatch)", "again"},
       {"state_dict.pt", "is a state_dict, not a TorchScript model", "load_state_dict"},
-      {"eager.pt", "is an eager pickled module (torch.save(model))", "torch.jit.script(model).save(path)"},
+      {"eager.pt", "is an eager pickled module (torch.save(model))",
+       "torch.jit.script(model).save(path)"},
       {"eager_main.pt", "__main__.Net", "torch.jit.script(model).save(path)"},
       {"tensor.pt", "is a tensor file", "--input"},
       {"tuple.pt", "is a tensor file", "--input"},
@@ -71,5 +73,6 @@ TEST_CASE("damaged compressed code fails the CRC check, naming the entry") {
   auto [code, line] = load_error("flipped_code.pt");
   INFO(line);
   CHECK(code == Exit::bad_input);
-  CHECK(line.find("archive entry " + code_entry + " is damaged (CRC-32 mismatch)") != std::string::npos);
+  CHECK(line.find("archive entry " + code_entry + " is damaged (CRC-32 mismatch)") !=
+        std::string::npos);
 }

@@ -7,9 +7,9 @@
 namespace modrec {
 
 struct PickleHead {
-  int protocol = 0;     // 0 when there is no PROTO opcode
-  char first_op = 0;    // the first opcode after PROTO/FRAME: ']' list, '}' dict, 'c' class, ...
-  std::string global;   // "module.name" of a leading class reference, e.g. "collections.OrderedDict"
+  int protocol = 0;    // 0 when there is no PROTO opcode
+  char first_op = 0;   // the first opcode after PROTO/FRAME: ']' list, '}' dict, 'c' class, ...
+  std::string global;  // "module.name" of a leading class reference, e.g. "collections.OrderedDict"
 };
 
 inline PickleHead read_pickle_head(const std::string& b) {

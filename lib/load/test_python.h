@@ -33,7 +33,8 @@ inline bool python_ok(const std::string& code) {
 
 // A fresh temporary folder, made once per `tag` and process.
 inline std::string temp_dir(const std::string& tag) {
-  std::string pattern = (std::filesystem::temp_directory_path() / ("modrec-" + tag + "-XXXXXX")).string();
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / ("modrec-" + tag + "-XXXXXX")).string();
   if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
   return pattern;
 }

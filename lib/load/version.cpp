@@ -24,8 +24,8 @@ std::string cuda_status() {
 }
 
 std::string version_line() {
-  return "modrec " + modrec_version() + " (LibTorch " + libtorch_version() + ", " +
-         cuda_status() + ")";
+  return "modrec " + modrec_version() + " (LibTorch " + libtorch_version() + ", " + cuda_status() +
+         ")";
 }
 
 }  // namespace modrec

@@ -8,9 +8,12 @@ Combine combine_rule(const std::string& capture, Reduce reduce) {
   if (capture == capture_name(Capture::param)) return Combine::first;
   if (capture == capture_name(Capture::param_grad)) return Combine::sum;
   switch (reduce) {
-    case Reduce::sum: return Combine::sum;
-    case Reduce::mean: return Combine::mean;
-    case Reduce::none: break;
+    case Reduce::sum:
+      return Combine::sum;
+    case Reduce::mean:
+      return Combine::mean;
+    case Reduce::none:
+      break;
   }
   return Combine::concatenate;
 }

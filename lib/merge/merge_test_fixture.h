@@ -20,8 +20,11 @@ inline json shard_manifest(int64_t index, int64_t count, int64_t total, int64_t 
           {"libtorch_version", "2.14.1"},
           {"model", {{"path", "m.pt"}, {"sha256", "5ca1ab1e"}}},
           {"inputs", {{"files", {"x.npy"}}, {"sizes", json::array()}, {"seed", 0}}},
-          {"options", {{"layers", "all"}, {"save", "npy"}, {"reduce", nullptr},
-                       {"batch_size", batch_size > 0 ? json(batch_size) : json()}}},
+          {"options",
+           {{"layers", "all"},
+            {"save", "npy"},
+            {"reduce", nullptr},
+            {"batch_size", batch_size > 0 ? json(batch_size) : json()}}},
           {"batches", 1},
           {"kept_batches", {1}},
           {"first_nonfinite", nullptr},
@@ -33,7 +36,7 @@ inline json shard_manifest(int64_t index, int64_t count, int64_t total, int64_t 
 
 // A tensor's statistics, as record keeps them, of `values` in `shape`.
 inline RunTensor tensor_of(const std::vector<double>& values, std::vector<int64_t> shape,
-                                std::string name = "") {
+                           std::string name = "") {
   RunTensor t;
   t.name = std::move(name);
   t.shape = std::move(shape);
@@ -57,13 +60,12 @@ inline json manifest_layer(const RunLayer& layer) {
     }
     captures[c.name] = {{"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};
   }
-  return {{"label", layer.ref.label}, {"path", layer.ref.path}, {"type", layer.ref.type},
-          {"call", layer.call}, {"returned", layer.returned}, {"captures", captures}};
+  return {{"label", layer.ref.label}, {"path", layer.ref.path},     {"type", layer.ref.type},
+          {"call", layer.call},       {"returned", layer.returned}, {"captures", captures}};
 }
 
 // The run in directory "s<index>" (or `dir`), its manifest listing `layers`.
-inline ShardRun shard_run(json manifest, std::vector<RunLayer> layers = {},
-                          std::string dir = "") {
+inline ShardRun shard_run(json manifest, std::vector<RunLayer> layers = {}, std::string dir = "") {
   if (dir.empty()) dir = "s" + std::to_string(manifest.at("shard").at("index").get<int64_t>());
   for (const auto& layer : layers) manifest["layers"].push_back(manifest_layer(layer));
   return shard_run_of(RunDir{dir, std::move(layers), std::move(manifest)});

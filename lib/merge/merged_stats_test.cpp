@@ -8,8 +8,8 @@
 #include "util/error_of_test.h"
 
 using namespace modrec;
-using modrec::testing::error_of;
 using modrec::test::json;
+using modrec::testing::error_of;
 
 namespace {
 
@@ -40,8 +40,9 @@ std::vector<ShardRun> three_shards(const std::string& save = "npy") {
   std::vector<ShardRun> shards;
   for (int64_t i = 0; i < 3; ++i) {
     const int64_t from = i * 10 / 3, to = (i + 1) * 10 / 3;
-    shards.push_back(shard(i, {test::layer_of("1-1", {output_of(from, to), params("param", 1),
-                                                      params("param_grad", double(i + 1))})},
+    shards.push_back(shard(i,
+                           {test::layer_of("1-1", {output_of(from, to), params("param", 1),
+                                                   params("param_grad", double(i + 1))})},
                            save));
   }
   return shards;
@@ -98,13 +99,14 @@ TEST_CASE("shards whose layers differ are refused naming the pair") {
   changed.shape = {4, 2};
   auto e = error_of([&] { merge_stats(pointers(shards)); });
   CHECK(e.first == Exit::bad_input);
-  CHECK(e.second.find("the recorded layers differ: 1-1 output tensor 0: float64 3x3 vs float64 4x2 (s0 and s2)") !=
-        std::string::npos);
+  CHECK(e.second.find("the recorded layers differ: 1-1 output tensor 0: float64 3x3 vs float64 4x2 "
+                      "(s0 and s2)") != std::string::npos);
 
   shards = three_shards();
   shards[1].run.layers[0].ref.type = "Conv2d";
   e = error_of([&] { merge_stats(pointers(shards)); });
-  CHECK(e.second.find("1-1 features.1-1 (Linear) call 1 vs 1-1 features.1-1 (Conv2d) call 1 (s0 and s1)") !=
+  CHECK(e.second.find(
+            "1-1 features.1-1 (Linear) call 1 vs 1-1 features.1-1 (Conv2d) call 1 (s0 and s1)") !=
         std::string::npos);
 
   shards = three_shards();

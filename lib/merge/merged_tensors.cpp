@@ -23,7 +23,10 @@ CaptureFiles capture_files(const std::vector<const ShardRun*>& shards, size_t l,
   const RunLayer& layer = shards[0]->run.layers[l];
   const RunCapture& capture = layer.captures[c];
   CaptureFiles files{"layer " + layer.ref.label + ", " + capture.name,
-                     combine_rule(capture.name, shards[0]->reduce), {}, {}, {}};
+                     combine_rule(capture.name, shards[0]->reduce),
+                     {},
+                     {},
+                     {}};
   for (const ShardRun* s : shards) {
     const RunCapture& part = s->run.layers[l].captures[c];
     files.shard_files.push_back(part.files);
@@ -52,6 +55,5 @@ void merge_tensors(const std::vector<const ShardRun*>& shards, std::vector<RunLa
         capture.tensors[t].stats = stats[t];
     }
 }
-
 
 }  // namespace modrec

@@ -13,7 +13,9 @@ std::string first_difference(const json& a, const json& b) {
   const json patch = json::diff(a, b);
   const std::string at = patch.at(0).at("path").get<std::string>();
   const json::json_pointer pointer(at);
-  const auto value = [&](const json& j) { return j.contains(pointer) ? j.at(pointer).dump() : "nothing"; };
+  const auto value = [&](const json& j) {
+    return j.contains(pointer) ? j.at(pointer).dump() : "nothing";
+  };
   return (at.empty() ? std::string() : " at " + at) + ": " + value(a) + " vs " + value(b);
 }
 
@@ -39,8 +41,7 @@ json field_or_null(const json& manifest, const json::json_pointer& at) {
 }
 
 std::optional<std::string> difference(const ShardRun& a, const ShardRun& b) {
-  if (a.sharded != b.sharded)
-    return (a.sharded ? b : a).dir() + " was recorded without --shard";
+  if (a.sharded != b.sharded) return (a.sharded ? b : a).dir() + " was recorded without --shard";
   if (a.part.count != b.part.count)
     return "shard counts differ: " + std::to_string(a.part.count) + " vs " +
            std::to_string(b.part.count);

@@ -6,8 +6,8 @@
 #include "util/error_of_test.h"
 
 using namespace modrec;
-using modrec::testing::error_of;
 using modrec::test::json;
+using modrec::testing::error_of;
 
 namespace {
 
@@ -57,9 +57,8 @@ TEST_CASE("shard counts and runs without --shard are refused") {
   json whole = test::shard_manifest(1, 1, 12);
   whole["shard"] = nullptr;
   whole["samples"] = 12;
-  const auto e = error_of([&] {
-    check_same_recording(test::shard_run(a), test::shard_run(whole, {}, "s1"));
-  });
+  const auto e =
+      error_of([&] { check_same_recording(test::shard_run(a), test::shard_run(whole, {}, "s1")); });
   CHECK(e.first == Exit::bad_input);
   CHECK(e.second.find("s1 was recorded without --shard (s0 and s1)") != std::string::npos);
 }

@@ -41,7 +41,8 @@ void read_manifest_fields(ShardRun& r) {
                      : ShardPart{0, 1, 0, samples};
   const ShardPart& p = r.part;
   if (p.count < 1 || p.index < 0 || p.index >= p.count || p.start < 0 || p.end < p.start)
-    throw not_a_manifest(r, "\"shard\" " + shard.dump() + " is no part of " + std::to_string(p.count));
+    throw not_a_manifest(r,
+                         "\"shard\" " + shard.dump() + " is no part of " + std::to_string(p.count));
   if (r.samples() != samples)
     throw not_a_manifest(r, "\"samples\" is " + std::to_string(samples) + ", its shard holds " +
                                 std::to_string(r.samples()));

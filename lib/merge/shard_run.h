@@ -20,13 +20,13 @@ struct ShardPart {
 };
 
 struct ShardRun {
-  RunDir run;              // path, stats.json's layers (with their files), manifest.json
-  bool sharded = false;    // recorded with --shard; a run without is the whole, part 0 of 1
+  RunDir run;            // path, stats.json's layers (with their files), manifest.json
+  bool sharded = false;  // recorded with --shard; a run without is the whole, part 0 of 1
   ShardPart part;
   int64_t total_samples = 0;  // of the whole input
   SaveFormat save = SaveFormat::pt;
   Reduce reduce = Reduce::none;
-  int64_t batch_size = 0;     // 0: the shard ran as one batch
+  int64_t batch_size = 0;             // 0: the shard ran as one batch
   std::vector<int64_t> kept_batches;  // numbered from 1 within the shard
 
   const std::string& dir() const { return run.path; }

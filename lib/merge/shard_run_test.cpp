@@ -9,13 +9,13 @@
 #include "util/scratch_dir.h"
 
 using namespace modrec;
-using modrec::testing::error_of;
 using modrec::test::json;
+using modrec::testing::error_of;
 
 namespace {
 
-std::string write_run(const ScratchDir& scratch, const std::string& name, const std::string& manifest,
-                      const std::string& stats = R"({"layers": []})") {
+std::string write_run(const ScratchDir& scratch, const std::string& name,
+                      const std::string& manifest, const std::string& stats = R"({"layers": []})") {
   const std::string dir = (scratch.path / name).string();
   std::filesystem::create_directory(dir);
   if (!manifest.empty()) std::ofstream(dir + "/manifest.json") << manifest;

@@ -40,7 +40,8 @@ void check_ends(const std::vector<ShardRun>& runs) {
   const ShardRun& first = runs.front();
   const ShardRun& last = runs.back();
   const std::string ends = runs.size() == 1 ? first.dir() : first.dir() + " and " + last.dir();
-  if (first.part.index != 0) refuse("shard 0/" + std::to_string(first.part.count) + " is missing", ends);
+  if (first.part.index != 0)
+    refuse("shard 0/" + std::to_string(first.part.count) + " is missing", ends);
   if (last.part.index != last.part.count - 1)
     refuse("shard " + std::to_string(last.part.count - 1) + "/" + std::to_string(last.part.count) +
                " is missing",

@@ -6,8 +6,8 @@
 #include "util/error_of_test.h"
 
 using namespace modrec;
-using modrec::testing::error_of;
 using modrec::test::json;
+using modrec::testing::error_of;
 
 namespace {
 
@@ -36,7 +36,8 @@ TEST_CASE("a duplicated or missing shard names the pair of runs around it") {
   CHECK(refusal({part(0), part(1), part(1, 4, 10, "again"), part(2), part(3)})
             .find("shard 1/4 given twice (s1 and again)") != std::string::npos);
   CHECK(refusal({part(0), part(1), part(3)})
-            .find("shard 2/4 is missing between shards 1/4 and 3/4 (s1 and s3)") != std::string::npos);
+            .find("shard 2/4 is missing between shards 1/4 and 3/4 (s1 and s3)") !=
+        std::string::npos);
   CHECK(refusal({part(1), part(2), part(3)}).find("shard 0/4 is missing (s1 and s3)") !=
         std::string::npos);
   CHECK(refusal({part(0), part(1), part(2)}).find("shard 3/4 is missing (s0 and s2)") !=

@@ -20,8 +20,9 @@ namespace {
 // A version 1.0 .npy of float64 `values` (C order, or Fortran order as written).
 void write_npy(const std::string& path, const std::string& shape, const std::vector<double>& values,
                bool fortran = false) {
-  std::string dict = "{'descr': '<f8', 'fortran_order': " + std::string(fortran ? "True" : "False") +
-                     ", 'shape': " + shape + ", }";
+  std::string dict =
+      "{'descr': '<f8', 'fortran_order': " + std::string(fortran ? "True" : "False") +
+      ", 'shape': " + shape + ", }";
   dict += std::string(63 - (10 + dict.size()) % 64, ' ') + "\n";
   std::string bytes = "\x93NUMPY\x01";
   bytes += '\0';
@@ -42,7 +43,8 @@ std::string read_file(const std::string& path) {
 // The header's dict and the float64 data of a .npy file modrec wrote.
 std::pair<std::string, std::vector<double>> read_npy(const std::string& path) {
   const std::string bytes = read_file(path);
-  const size_t header = static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8;
+  const size_t header = static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9])
+                                                                   << 8;
   std::vector<double> data((bytes.size() - 10 - header) / sizeof(double));
   std::memcpy(data.data(), bytes.data() + 10 + header, data.size() * sizeof(double));
   return {bytes.substr(10, header), data};
@@ -70,7 +72,8 @@ TEST_CASE(".npy shards are concatenated along dim 0 in shard order, Fortran orde
   write_npy(s.path("a.npy"), "(2, 3)", {0, 1, 2, 3, 4, 5});
   write_npy(s.path("b.npy"), "(1, 3)", {6, 7, 8});
   write_npy(s.path("c.npy"), "(2, 3)", {9, 12, 10, 13, 11, 14}, /*fortran=*/true);
-  CHECK(merge_tensor_files(s.files(Combine::concatenate, {"a.npy", "b.npy", "c.npy"}), false).empty());
+  CHECK(merge_tensor_files(s.files(Combine::concatenate, {"a.npy", "b.npy", "c.npy"}), false)
+            .empty());
   const auto [header, data] = read_npy(s.path("merged.npy"));
   CHECK(header.find("'shape': (5, 3)") != std::string::npos);
   CHECK(header.find("'fortran_order': False") != std::string::npos);
@@ -109,7 +112,9 @@ TEST_CASE("shards that do not fit together are bad input naming the capture") {
   write_npy(s.path("b.npy"), "(1, 2)", {6, 7});
   write_npy(s.path("scalar.npy"), "()", {1});
   write_npy(s.path("vector.npy"), "(2,)", {1, 2});
-  auto e = error_of([&] { merge_tensor_files(s.files(Combine::concatenate, {"a.npy", "b.npy"}), false); });
+  auto e = error_of([&] {
+    merge_tensor_files(s.files(Combine::concatenate, {"a.npy", "b.npy"}), false);
+  });
   CHECK(e.first == Exit::bad_input);
   CHECK(e.second.find("cannot concatenate float64 2x3 and float64 1x2 (layer 1-1, output)") !=
         std::string::npos);
@@ -129,14 +134,19 @@ TEST_CASE(".pt shards keep their tuples and the values that are no tensors") {
   const std::string dir = s.scratch.path.string();
   REQUIRE(test::python_ok(
       "import torch\n"
-      "d = '" + dir + "'\n"
+      "d = '" +
+      dir +
+      "'\n"
       "torch.save((torch.arange(6.).reshape(2, 3), True, None, torch.arange(2)), d + '/a.pt')\n"
-      "torch.save((torch.arange(6., 9.).reshape(1, 3), True, None, torch.arange(2, 3)), d + '/b.pt')\n"));
+      "torch.save((torch.arange(6., 9.).reshape(1, 3), True, None, torch.arange(2, 3)), d + "
+      "'/b.pt')\n"));
   merge_tensor_files(s.files(Combine::concatenate, {"a.pt", "b.pt"}), false);
-  CHECK(test::python_ok(
-      "import torch\n"
-      "x, flag, none, y = torch.load('" + dir + "/merged.pt')\n"
-      "assert torch.equal(x, torch.arange(9.).reshape(3, 3)), x\n"
-      "assert flag is True and none is None, (flag, none)\n"
-      "assert torch.equal(y, torch.arange(3)), y\n"));
+  CHECK(
+      test::python_ok("import torch\n"
+                      "x, flag, none, y = torch.load('" +
+                      dir +
+                      "/merged.pt')\n"
+                      "assert torch.equal(x, torch.arange(9.).reshape(3, 3)), x\n"
+                      "assert flag is True and none is None, (flag, none)\n"
+                      "assert torch.equal(y, torch.arange(3)), y\n"));
 }

@@ -26,16 +26,17 @@ struct ValueMeta {
 };
 
 struct Call {
-  int module = 0;       // index in ModuleTree::modules
-  int parent_call = -1;  // the call open when this one started (-1 for the root call)
-  ValueMeta inputs;     // positional arguments (without self)
-  ValueMeta outputs;    // valid when finished
+  int module = 0;         // index in ModuleTree::modules
+  int parent_call = -1;   // the call open when this one started (-1 for the root call)
+  ValueMeta inputs;       // positional arguments (without self)
+  ValueMeta outputs;      // valid when finished
   bool finished = false;  // the call returned (false: the model raised inside it)
   // The call passed no argument and returned None: what torch.jit.trace leaves of a module whose
   // work it did not record (Identity, Dropout or StochasticDepth in eval). Nothing to record.
   bool traced_away = false;
-  // FLOPs of the operators this call ran itself, not in nested calls (when CallTrace::flops_counted):
-  // in its forward, and in the backward of the autograd nodes its forward created.
+  // FLOPs of the operators this call ran itself, not in nested calls (when
+  // CallTrace::flops_counted): in its forward, and in the backward of the autograd nodes its
+  // forward created.
   int64_t flops_forward = 0;
   int64_t flops_backward = 0;
 };
@@ -44,7 +45,7 @@ struct Call {
 // the model ran. Without an input this is the static call order, with nothing finished.
 struct CallTrace {
   std::vector<Call> calls;
-  bool ran = false;  // false: static structure only, no shapes
+  bool ran = false;            // false: static structure only, no shapes
   bool flops_counted = false;  // the pass ran under the FLOP observer (flops/op_observer.h)
   // Operators that ran without a FLOP formula (or with arguments it cannot read), by name.
   std::map<std::string, int64_t> unattributed_ops;

@@ -5,12 +5,10 @@
 namespace modrec {
 
 const EnumNames<Capture>& capture_names() {
-  static const EnumNames<Capture> names{{"input", Capture::input},
-                                        {"output", Capture::output},
-                                        {"grad_input", Capture::grad_input},
-                                        {"grad_output", Capture::grad_output},
-                                        {"param", Capture::param},
-                                        {"param_grad", Capture::param_grad}};
+  static const EnumNames<Capture> names{
+      {"input", Capture::input},           {"output", Capture::output},
+      {"grad_input", Capture::grad_input}, {"grad_output", Capture::grad_output},
+      {"param", Capture::param},           {"param_grad", Capture::param_grad}};
   return names;
 }
 
@@ -30,12 +28,24 @@ CaptureSet CaptureSet::parse(const std::vector<std::string>& names, const std::s
 
 void CaptureSet::add(Capture capture) {
   switch (capture) {
-    case Capture::input: input = true; break;
-    case Capture::output: output = true; break;
-    case Capture::grad_input: grad_input = true; break;
-    case Capture::grad_output: grad_output = true; break;
-    case Capture::param: param = true; break;
-    case Capture::param_grad: param_grad = true; break;
+    case Capture::input:
+      input = true;
+      break;
+    case Capture::output:
+      output = true;
+      break;
+    case Capture::grad_input:
+      grad_input = true;
+      break;
+    case Capture::grad_output:
+      grad_output = true;
+      break;
+    case Capture::param:
+      param = true;
+      break;
+    case Capture::param_grad:
+      param_grad = true;
+      break;
   }
 }
 

@@ -66,7 +66,8 @@ int label_depth(const std::string& label) {
 
 LayerMatcher::Selector LayerMatcher::parse(const std::string& text) {
   Selector s{Kind::path, text, text, {}, -1};
-  if (text.empty()) bad_selector("empty layer selector", "give a comma list such as 1-3,type:Conv2d");
+  if (text.empty())
+    bad_selector("empty layer selector", "give a comma list such as 1-3,type:Conv2d");
   if (text == "all") {
     s.kind = Kind::all;
   } else if (label_depth(text) >= 0) {
@@ -78,7 +79,8 @@ LayerMatcher::Selector LayerMatcher::parse(const std::string& text) {
     s.kind = Kind::depth;
     s.value = text.substr(6);
     if (!all_digits(s.value) || s.value.size() > 6)
-      bad_selector("bad layer selector '" + text + "'", "depth:N takes a whole number, e.g. depth:2");
+      bad_selector("bad layer selector '" + text + "'",
+                   "depth:N takes a whole number, e.g. depth:2");
     s.depth = std::stoi(s.value);
   } else if (starts_with(text, "re:")) {
     s.kind = Kind::regex;
@@ -102,12 +104,18 @@ LayerMatcher::LayerMatcher(const std::string& selectors) {
 
 bool LayerMatcher::matches(const Selector& s, const LayerRef& layer) {
   switch (s.kind) {
-    case Kind::all: return true;
-    case Kind::label: return layer.label == s.value;
-    case Kind::type: return layer.type == s.value;
-    case Kind::regex: return std::regex_search(layer.path, s.regex);
-    case Kind::depth: return label_depth(layer.label) == s.depth;
-    case Kind::path: return layer.path == s.value;
+    case Kind::all:
+      return true;
+    case Kind::label:
+      return layer.label == s.value;
+    case Kind::type:
+      return layer.type == s.value;
+    case Kind::regex:
+      return std::regex_search(layer.path, s.regex);
+    case Kind::depth:
+      return label_depth(layer.label) == s.depth;
+    case Kind::path:
+      return layer.path == s.value;
   }
   return false;
 }
@@ -120,7 +128,7 @@ bool LayerMatcher::matches(const LayerRef& layer) const {
 std::vector<size_t> LayerMatcher::select(const std::vector<LayerRef>& layers) const {
   for (const Selector& s : selectors_)
     if (s.kind != Kind::all && std::none_of(layers.begin(), layers.end(),
-                     [&](const LayerRef& l) { return matches(s, l); }))
+                                            [&](const LayerRef& l) { return matches(s, l); }))
       bad_selector("layer selector '" + s.text + "' matches no layer",
                    valid_labels_hint(s.value, layers));
   std::vector<size_t> picked;

@@ -31,14 +31,15 @@ class LayerMatcher {
 
   bool matches(const LayerRef& layer) const;
   // Indices of the selected layers, in order. Throws Error(usage, ..., "--layers") naming the
-  // first selector (other than `all`) that matches none of `layers`, with the valid labels closest to it first.
+  // first selector (other than `all`) that matches none of `layers`, with the valid labels closest
+  // to it first.
   std::vector<size_t> select(const std::vector<LayerRef>& layers) const;
 
  private:
   enum class Kind { all, label, type, regex, depth, path };
   struct Selector {
     Kind kind;
-    std::string text;  // as given, for messages
+    std::string text;   // as given, for messages
     std::string value;  // the part after "type:" etc.
     std::regex regex;
     int depth = -1;

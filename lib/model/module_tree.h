@@ -1,5 +1,5 @@
-// The static module hierarchy of a loaded model, as plain data (torch-free). Built by instrument/ (module_index.h),
-// read by summary/ and record/. Mirrors what torchinfo reads off an nn.Module.
+// The static module hierarchy of a loaded model, as plain data (torch-free). Built by instrument/
+// (module_index.h), read by summary/ and record/. Mirrors what torchinfo reads off an nn.Module.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -25,14 +25,14 @@ struct Kernel {
 };
 
 struct Module {
-  std::string path;      // "" for the root, else "layer1.0.conv1"
-  std::string var_name;  // attribute name in the parent; the root's is its type
-  std::string type;      // class name, last component of the qualified name: "Conv2d"
+  std::string path;            // "" for the root, else "layer1.0.conv1"
+  std::string var_name;        // attribute name in the parent; the root's is its type
+  std::string type;            // class name, last component of the qualified name: "Conv2d"
   std::string qualified_type;  // "__torch__.torch.nn.modules.conv.Conv2d"
-  int depth = 0;         // nesting in the module tree; root 0
-  int parent = -1;       // index in ModuleTree::modules; -1 for the root
-  std::vector<int> children;  // indices, definition order
-  std::vector<Param> params;  // direct parameters only, definition order
+  int depth = 0;               // nesting in the module tree; root 0
+  int parent = -1;             // index in ModuleTree::modules; -1 for the root
+  std::vector<int> children;   // indices, definition order
+  std::vector<Param> params;   // direct parameters only, definition order
   std::optional<Kernel> kernel;
 };
 

@@ -20,7 +20,7 @@ const EnumNames<SaveFormat>& save_format_names();
 const EnumNames<Reduce>& reduce_names();
 
 struct RecordOptions {
-  std::string layers;                 // --layers selectors (model/layer_match.h)
+  std::string layers;                  // --layers selectors (model/layer_match.h)
   std::optional<CaptureSet> captures;  // --capture; unset: output,grad_output (output alone
                                        // without backward)
   Loss loss = Loss::sum;
@@ -29,8 +29,8 @@ struct RecordOptions {
   SaveFormat save = SaveFormat::pt;
   int64_t batch_size = 0;  // 0: the whole input at once
   Reduce reduce = Reduce::none;
-  EditOptions edits;  // --edit
-  When when;          // --when
+  EditOptions edits;         // --edit
+  When when;                 // --when
   std::string targets_file;  // --targets: a label per sample, for --when target:K
 
   // The captures to record. Throws Error(usage) for gradients without backward.

@@ -32,8 +32,12 @@ struct Recording::Pass {
 
 Recording::Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir,
                      Backward backward)
-    : model_(model), options_(options), dir_(std::move(dir)), backward_(std::move(backward)),
-      captures_(options.resolved_captures()), matcher_(options.layers),
+    : model_(model),
+      options_(options),
+      dir_(std::move(dir)),
+      backward_(std::move(backward)),
+      captures_(options.resolved_captures()),
+      matcher_(options.layers),
       layers_(model.tree(), captures_, options.save, options.reduce, dir_),
       edits_(options.edits, model.tree()) {
   if (!options.grad_file.empty()) seed_ = read_gradient_seed(options.grad_file);
@@ -112,8 +116,8 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
                                                      int64_t number, const at::Tensor& rows) {
   auto pass = std::make_unique<Pass>(matcher_, model_.tree());
   if (options_.save != SaveFormat::none)
-    pass->file = std::make_unique<BatchFile>(dir_ + "/.spool/batch-" + std::to_string(number) +
-                                             ".raw");
+    pass->file =
+        std::make_unique<BatchFile>(dir_ + "/.spool/batch-" + std::to_string(number) + ".raw");
   CallSelection& selection = pass->selection;
   pass->recorder = std::make_unique<Recorder>(
       captures_, pass->file.get(),
@@ -149,8 +153,7 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
   if (kept_.empty() && options_.when.kind != When::Kind::always)
     log::warn("--when ", options_.when.text, " kept no batch: nothing was recorded");
   const std::string manifest =
-      manifest_json({model, inputs, batches, options_, kept_, first_nonfinite_, layers})
-          .dump(2) +
+      manifest_json({model, inputs, batches, options_, kept_, first_nonfinite_, layers}).dump(2) +
       "\n";
   write_file_atomic(dir_ + "/manifest.json", manifest);
   return manifest;

@@ -25,10 +25,10 @@ namespace modrec {
 class Recording {
  public:
   // `options` validated by the caller (RecordOptions::validate(), once per job). Throws
-  // Error(bad_input) for an unreadable --grad file. Files go under `dir` (the run's temporary directory); kept tensors
-  // wait in `dir`/.spool until write().
-  // `backward(output)`: what runs after each forward instead of record's --loss or --grad
-  // (watch's training loss); empty: record's.
+  // Error(bad_input) for an unreadable --grad file. Files go under `dir` (the run's temporary
+  // directory); kept tensors wait in `dir`/.spool until write(). `backward(output)`: what runs
+  // after each forward instead of record's --loss or --grad (watch's training loss); empty:
+  // record's.
   using Backward = std::function<void(const c10::IValue& output)>;
   Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir,
             Backward backward = {});

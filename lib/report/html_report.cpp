@@ -86,14 +86,17 @@ void table(std::ostringstream& out, const ReportRun& run, const std::string& p,
   out << "<h3>Layers</h3><input class='filter' placeholder='filter rows'><table><thead><tr>"
          "<th class='t'>label</th><th class='t'>path</th><th class='t'>type</th>"
          "<th class='t'>capture</th><th class='t'>tensor</th><th class='t'>shape</th><th>mean</th>"
-         "<th>std</th><th>abs_max</th><th>zero_fraction</th><th>nan</th><th>inf</th></tr></thead><tbody>";
+         "<th>std</th><th>abs_max</th><th>zero_fraction</th><th>nan</th><th>inf</th></tr></"
+         "thead><tbody>";
   for (const auto& layer : run.layers) {
     const LayerRef& ref = layer.ref;
     bool first = true;
     for (const RunCapture& c : layer.captures)
       for (size_t i = 0; i < c.tensors.size(); ++i) {
         const RunTensor& t = c.tensors[i];
-        const std::string cls = nonfinite(t) ? "nonfinite" : c.name == "output" && dead(t, rule) ? "dead" : "";
+        const std::string cls = nonfinite(t)                          ? "nonfinite"
+                                : c.name == "output" && dead(t, rule) ? "dead"
+                                                                      : "";
         std::string shape;
         for (int64_t d : t.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
         out << "<tr class='" << cls << "' data-layer='" << escape_html(ref.label) << "'"
@@ -117,8 +120,8 @@ void statistics(std::ostringstream& out, const ReportRun& run, const std::string
     const json all = stats_json({layer}).at("layers").at(0).at("captures");
     const LayerRef& ref = layer.ref;
     out << "<details id='" << p << "stats-" << escape_html(ref.label) << "'><summary>"
-        << escape_html(ref.label + " " + ref.path + " (" + ref.type + ")")
-        << "</summary><pre>" << escape_html(all.dump(1)) << "</pre></details>";
+        << escape_html(ref.label + " " + ref.path + " (" + ref.type + ")") << "</summary><pre>"
+        << escape_html(all.dump(1)) << "</pre></details>";
   }
 }
 
@@ -168,7 +171,8 @@ std::string html_report(const std::vector<ReportRun>& runs, const DeadLayerRule&
   out << "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>modrec report</title>"
       << "<style>" << kStyle << "</style></head><body><h1>modrec report</h1><div class='runs"
       << (runs.size() > 1 ? " two" : "") << "'>";
-  for (size_t i = 0; i < runs.size(); ++i) run_section(out, runs[i], "r" + std::to_string(i) + "-", dead);
+  for (size_t i = 0; i < runs.size(); ++i)
+    run_section(out, runs[i], "r" + std::to_string(i) + "-", dead);
   out << "</div><script>" << kScript << "</script></body></html>\n";
   return out.str();
 }

@@ -19,8 +19,8 @@ struct StepPoint {
 
 struct ReportRun {
   std::string path;
-  std::string kind;  // "record" or "watch"
-  nlohmann::json manifest;  // {} when absent
+  std::string kind;              // "record" or "watch"
+  nlohmann::json manifest;       // {} when absent
   std::vector<RunLayer> layers;  // in call order, captures in the contract's order
   int64_t step = 0;              // watch: the step `layers` shows (the last recorded)
   // watch: label -> capture -> points over the recorded steps

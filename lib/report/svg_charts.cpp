@@ -14,9 +14,7 @@ double log2_of(double x) { return x > 0 && std::isfinite(x) ? std::log2(x) : std
 
 bool is_nonfinite(const RunningStats& s) { return s.nan_count() > 0 || s.inf_count() > 0; }
 
-std::string color(size_t i) {
-  return "hsl(" + std::to_string(i * 137 % 360) + ",65%,42%)";
-}
+std::string color(size_t i) { return "hsl(" + std::to_string(i * 137 % 360) + ",65%,42%)"; }
 
 // A log2 y axis over [lo, hi] (powers of two) in the plot box.
 struct LogAxis {
@@ -45,9 +43,9 @@ void band(std::ostringstream& out, const LogAxis& axis, double lo, double hi, co
   hi = std::min(hi, axis.hi);
   if (lo >= hi) return;
   out << "<rect class='" << cls << "' x='" << kLeft << "' width='" << kWidth - kLeft - kRight
-      << "' y='" << axis.y(hi) << "' height='" << axis.y(lo) - axis.y(hi) << "'/><text class='band-label' x='"
-      << kWidth - kRight - 4 << "' y='" << axis.y(hi) + 12 << "' text-anchor='end'>" << label
-      << "</text>";
+      << "' y='" << axis.y(hi) << "' height='" << axis.y(lo) - axis.y(hi)
+      << "'/><text class='band-label' x='" << kWidth - kRight - 4 << "' y='" << axis.y(hi) + 12
+      << "' text-anchor='end'>" << label << "</text>";
 }
 
 struct Series {
@@ -69,9 +67,8 @@ const RunningStats* first_tensor(const RunLayer& layer, const std::string& captu
 
 std::string open_svg(const std::string& cls, double height) {
   std::ostringstream out;
-  out << "<svg class='chart " << cls << "' viewBox='0 0 " << kWidth << " " << height
-      << "' width='" << kWidth << "' height='" << height
-      << "' xmlns='http://www.w3.org/2000/svg' role='img'>";
+  out << "<svg class='chart " << cls << "' viewBox='0 0 " << kWidth << " " << height << "' width='"
+      << kWidth << "' height='" << height << "' xmlns='http://www.w3.org/2000/svg' role='img'>";
   return out.str();
 }
 
@@ -88,12 +85,23 @@ std::string escape_html(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -134,8 +142,8 @@ std::string scale_plot(const std::vector<RunLayer>& layers, const std::string& p
       else
         out << "<rect" << attrs << " x='" << x - 3 << "' y='" << y - 3 << "' width='6' height='6'>";
       out << "<title>" << escape_html(layer.label + " " + layer.path) << ": " << series << " = "
-          << (std::isnan(value) ? "undefined" : number_text(value))
-          << "</title></" << s.shape << "></a>";
+          << (std::isnan(value) ? "undefined" : number_text(value)) << "</title></" << s.shape
+          << "></a>";
     }
   }
   out << "<text class='axis-label' x='" << kLeft << "' y='" << kHeight - 8
@@ -188,8 +196,8 @@ void polyline(std::ostringstream& out, const std::vector<std::pair<double, doubl
   out << "<polyline " << attrs << " points='";
   for (const auto& [step, v] : points) {
     if (!std::isfinite(v)) continue;
-    const double x = kLeft + (last > first ? (step - first) / (last - first) : 0.5) *
-                                 (kWidth - kLeft - kRight);
+    const double x =
+        kLeft + (last > first ? (step - first) / (last - first) : 0.5) * (kWidth - kLeft - kRight);
     out << x << "," << axis.y(v) << " ";
   }
   out << "'><title>" << title << "</title></polyline>";
@@ -197,7 +205,8 @@ void polyline(std::ostringstream& out, const std::vector<std::pair<double, doubl
 
 }  // namespace
 
-std::string step_lines(const ReportRun& run, const std::string& capture, const std::string& prefix) {
+std::string step_lines(const ReportRun& run, const std::string& capture,
+                       const std::string& prefix) {
   std::vector<double> values;
   double first = 1e300, last = -1e300;
   for (const auto& [label, captures] : run.series)

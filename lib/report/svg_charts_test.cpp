@@ -31,23 +31,24 @@ RunLayer layer(const std::string& label, RunningStats output) {
 }  // namespace
 
 TEST_CASE("the scale plot has one mark per layer and series, on a log2 axis") {
-  const std::vector<RunLayer> layers{layer("1-1", stats({-4, 4, 1, 1.5})), layer("1-2", stats({0, 0})),
-                                     layer("1-3", stats({-2, 2}, 3))};
+  const std::vector<RunLayer> layers{layer("1-1", stats({-4, 4, 1, 1.5})),
+                                     layer("1-2", stats({0, 0})), layer("1-3", stats({-2, 2}, 3))};
   const std::string svg = scale_plot(layers, "r0-");
   CHECK(count(svg, "data-series='output std'") == 3);
   CHECK(count(svg, "data-series='output abs_max'") == 3);
   CHECK(count(svg, "data-series='grad_output std'") == 0);  // not recorded
-  CHECK(count(svg, " bad'") == 2);  // the layer with NaNs, both series
+  CHECK(count(svg, " bad'") == 2);                          // the layer with NaNs, both series
   CHECK(count(svg, "href='#r0-layer-1-2'") == 2);
   CHECK(svg.find("float16 normal range") != std::string::npos);
   CHECK(svg.find(">2^-24<") != std::string::npos);  // the axis reaches float16's subnormals
 }
 
 TEST_CASE("the heatmap has one row per layer with the capture, one cell per bin") {
-  const std::vector<RunLayer> layers{layer("1-1", stats({-4, 4, 1, 1.5})), layer("1-2", stats({1}))};
+  const std::vector<RunLayer> layers{layer("1-1", stats({-4, 4, 1, 1.5})),
+                                     layer("1-2", stats({1}))};
   const std::string svg = histogram_heatmap(layers, "output", "");
   CHECK(count(svg, "class='heat-row mark'") == 2);
-  CHECK(count(svg, "fill='rgba(30,60,160,") == 8);  // 2 rows of 4 bins
+  CHECK(count(svg, "fill='rgba(30,60,160,") == 8);     // 2 rows of 4 bins
   CHECK(count(svg, "fill='rgba(30,60,160,1)'") == 2);  // each row's fullest bin
   CHECK(histogram_heatmap(layers, "grad_output", "").find("heat-row") == std::string::npos);
 }

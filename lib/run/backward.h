@@ -10,9 +10,9 @@
 namespace modrec {
 
 struct BackwardOptions {
-  Loss loss = Loss::sum;     // when no seed is given
-  at::Tensor seed;           // d(loss)/d(first output), or undefined
-  std::string seed_file;     // named in errors
+  Loss loss = Loss::sum;  // when no seed is given
+  at::Tensor seed;        // d(loss)/d(first output), or undefined
+  std::string seed_file;  // named in errors
 };
 
 // The first tensor (depth-first) of a model's output; Error(model_failed) when it has none.

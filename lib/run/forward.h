@@ -6,7 +6,7 @@
 namespace modrec {
 
 struct RunOptions {
-  bool grad = false;   // autograd on during forward (summary --grad, record)
+  bool grad = false;  // autograd on during forward (summary --grad, record)
 };
 
 // Runs forward with `hooks` seeing every call, after `trace` (which hooks may read). A model that

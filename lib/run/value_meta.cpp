@@ -66,7 +66,7 @@ ValueMeta make_meta(const Size& size, const std::vector<c10::IValue>& values) {
   for (const auto& t : tensors)
     if (t.defined())
       meta.tensors.push_back(
-        {t.sizes().vec(), dtype_name(t.scalar_type()), static_cast<int64_t>(t.element_size())});
+          {t.sizes().vec(), dtype_name(t.scalar_type()), static_cast<int64_t>(t.element_size())});
   return meta;
 }
 
@@ -82,7 +82,8 @@ c10::IValue rebuild(const c10::IValue& shape, const std::vector<at::Tensor>& ten
   else if (shape.isList())
     for (const auto& e : shape.toListRef()) items.push_back(rebuild(e, tensors, next));
   else if (shape.isGenericDict())
-    for (const auto& item : shape.toGenericDict()) items.push_back(rebuild(item.value(), tensors, next));
+    for (const auto& item : shape.toGenericDict())
+      items.push_back(rebuild(item.value(), tensors, next));
   else
     return shape;
   return c10::ivalue::Tuple::create(std::move(items));
@@ -90,8 +91,8 @@ c10::IValue rebuild(const c10::IValue& shape, const std::vector<at::Tensor>& ten
 
 // `v` with every leaf (a value that is no tuple, list or dict) replaced by fn(leaf). Lists and
 // dicts keep their element types, or hold Any when `any_types` (fn may change a leaf's type).
-c10::IValue map_leaves(const c10::IValue& v, const std::function<c10::IValue(const c10::IValue&)>& fn,
-                       bool any_types) {
+c10::IValue map_leaves(const c10::IValue& v,
+                       const std::function<c10::IValue(const c10::IValue&)>& fn, bool any_types) {
   if (v.isTuple()) {
     std::vector<c10::IValue> items;
     for (const auto& e : v.toTupleRef().elements()) items.push_back(map_leaves(e, fn, any_types));
@@ -115,9 +116,12 @@ c10::IValue map_leaves(const c10::IValue& v, const std::function<c10::IValue(con
 
 c10::IValue map_tensors(const c10::IValue& v,
                         const std::function<at::Tensor(const at::Tensor&)>& fn) {
-  return map_leaves(v, [&](const c10::IValue& leaf) {
-    return leaf.isTensor() ? c10::IValue(fn(leaf.toTensor())) : leaf;
-  }, /*any_types=*/false);
+  return map_leaves(
+      v,
+      [&](const c10::IValue& leaf) {
+        return leaf.isTensor() ? c10::IValue(fn(leaf.toTensor())) : leaf;
+      },
+      /*any_types=*/false);
 }
 
 c10::IValue rebuild_tensors(const c10::IValue& shape, const std::vector<at::Tensor>& tensors) {
@@ -139,9 +143,12 @@ void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out) {
 
 c10::IValue undefined_as_none(const c10::IValue& v) {
   // A List[Tensor] cannot hold None: the copy's lists and dicts hold Any.
-  return map_leaves(v, [](const c10::IValue& leaf) {
-    return leaf.isTensor() && !leaf.toTensor().defined() ? c10::IValue() : leaf;
-  }, /*any_types=*/true);
+  return map_leaves(
+      v,
+      [](const c10::IValue& leaf) {
+        return leaf.isTensor() && !leaf.toTensor().defined() ? c10::IValue() : leaf;
+      },
+      /*any_types=*/true);
 }
 
 namespace {
@@ -151,12 +158,13 @@ void visit_non_tensors(const c10::IValue& v, const std::string& at,
   if (v.isTensor()) return;
   if (v.isTuple() || v.isList()) {
     const auto items = v.isTuple() ? v.toTupleRef().elements().vec() : v.toListRef().vec();
-    for (size_t i = 0; i < items.size(); ++i) visit_non_tensors(items[i], child(std::to_string(i)), fn);
+    for (size_t i = 0; i < items.size(); ++i)
+      visit_non_tensors(items[i], child(std::to_string(i)), fn);
   } else if (v.isGenericDict()) {
     for (const auto& item : v.toGenericDict())
-      visit_non_tensors(item.value(), child(item.key().isString() ? item.key().toStringRef()
-                                                                    : item.key().tagKind()),
-                        fn);
+      visit_non_tensors(
+          item.value(),
+          child(item.key().isString() ? item.key().toStringRef() : item.key().tagKind()), fn);
   } else {
     fn(at, v);
   }

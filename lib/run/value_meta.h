@@ -32,8 +32,8 @@ void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out);
 c10::IValue map_tensors(const c10::IValue& value,
                         const std::function<at::Tensor(const at::Tensor&)>& fn);
 
-// The inverse of flatten_tensors: `shape` with its tensors replaced, in flatten_tensors' order, by `tensors`
-// (undefined ones by None). Lists and dicts come back as tuples of their values.
+// The inverse of flatten_tensors: `shape` with its tensors replaced, in flatten_tensors' order, by
+// `tensors` (undefined ones by None). Lists and dicts come back as tuples of their values.
 c10::IValue rebuild_tensors(const c10::IValue& shape, const std::vector<at::Tensor>& tensors);
 
 }  // namespace modrec

@@ -53,8 +53,9 @@ std::vector<RunLayer> read_layers(const json& stats, const fs::path& file) {
       layers.push_back(read_layer(l));
     }
   } catch (const json::exception& e) {
-    throw Error(Exit::bad_input, "stats.json is not in the recording format: " + first_line(e.what()),
-                where, kRecordHint);
+    throw Error(Exit::bad_input,
+                "stats.json is not in the recording format: " + first_line(e.what()), where,
+                kRecordHint);
   } catch (const Error& e) {
     throw Error(e.code(), e.what(), where, e.hint());
   }
@@ -69,12 +70,15 @@ void attach_files(RunDir& run, const json& manifest, const fs::path& file) {
                                 [&](const RunLayer& r) { return r.ref.label == label; });
       if (layer == run.layers.end()) continue;
       for (auto& capture : layer->captures) {
-        const json& files = l.at("captures").value(capture.name, json::object()).value("files", json::array());
-        for (const json& f : files) capture.files.push_back((fs::path(run.path) / f.get<std::string>()).string());
+        const json& files =
+            l.at("captures").value(capture.name, json::object()).value("files", json::array());
+        for (const json& f : files)
+          capture.files.push_back((fs::path(run.path) / f.get<std::string>()).string());
       }
     }
   } catch (const json::exception& e) {
-    throw Error(Exit::bad_input, "manifest.json is not in the recording format: " + first_line(e.what()),
+    throw Error(Exit::bad_input,
+                "manifest.json is not in the recording format: " + first_line(e.what()),
                 file.string(), kRecordHint);
   }
 }
@@ -85,11 +89,14 @@ json read_run_json(const std::string& path) {
   const fs::path file(path);
   require_regular_file(file.string(), "recording file");
   std::ifstream in(file);
-  if (!in) throw Error(Exit::bad_input, "cannot read " + file.filename().string(), file.string(), kRecordHint);
+  if (!in)
+    throw Error(Exit::bad_input, "cannot read " + file.filename().string(), file.string(),
+                kRecordHint);
   try {
     return json::parse(in);
   } catch (const json::exception& e) {
-    throw Error(Exit::bad_input, file.filename().string() + " is not valid JSON: " + first_line(e.what()),
+    throw Error(Exit::bad_input,
+                file.filename().string() + " is not valid JSON: " + first_line(e.what()),
                 file.string(), kRecordHint);
   }
 }

@@ -13,7 +13,7 @@
 namespace modrec {
 
 struct RunTensor {
-  int index = 0;  // position in a tuple-valued capture
+  int index = 0;     // position in a tuple-valued capture
   std::string name;  // a parameter's name (param, param_grad); empty otherwise
   std::vector<int64_t> shape;
   std::string dtype;
@@ -21,9 +21,9 @@ struct RunTensor {
 };
 
 struct RunCapture {
-  std::string name;                     // input, output, grad_input, grad_output
+  std::string name;  // input, output, grad_input, grad_output
   std::vector<RunTensor> tensors;
-  std::vector<std::string> files;       // saved tensors, full paths; empty with --save none
+  std::vector<std::string> files;  // saved tensors, full paths; empty with --save none
 };
 
 struct RunLayer {

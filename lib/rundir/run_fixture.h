@@ -1,6 +1,6 @@
 // Test helper: stats.json written the way record/ writes it, from tensors' values. The values
-// come from the test (check) or from check/testdata/diff_runs.py (diff); RunningStats turns them into
-// statistics. Header-only.
+// come from the test (check) or from check/testdata/diff_runs.py (diff); RunningStats turns them
+// into statistics. Header-only.
 #pragma once
 #include <fstream>
 #include <string>

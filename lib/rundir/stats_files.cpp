@@ -24,9 +24,12 @@ nlohmann::json stats_json(const std::vector<RunLayer>& layers) {
       }
       captures[c.name] = std::move(tensors);
     }
-    out["layers"].push_back({{"label", layer.ref.label}, {"path", layer.ref.path},
-                             {"type", layer.ref.type}, {"call", layer.call},
-                             {"returned", layer.returned}, {"captures", std::move(captures)}});
+    out["layers"].push_back({{"label", layer.ref.label},
+                             {"path", layer.ref.path},
+                             {"type", layer.ref.type},
+                             {"call", layer.call},
+                             {"returned", layer.returned},
+                             {"captures", std::move(captures)}});
   }
   return out;
 }

@@ -20,10 +20,13 @@ RunTensor tensor(std::vector<double> values, std::vector<int64_t> shape, std::st
 }
 
 std::vector<RunLayer> layers() {
-  return {{{"1-1", "fc", "Linear"}, 2, 5,
-           {{"output", {tensor({1, -2, 0.5}, {1, 3}), tensor({4}, {1})}, {}},
-            {"param", {tensor({0.25, 0.75}, {2}, "bias")}, {}}}},
-          {{"1-2", "a,b", "Seq"}, 1, 6, {{"output", {}, {}}, {"grad_output", {tensor({1}, {1})}, {}}}}};
+  return {
+      {{"1-1", "fc", "Linear"},
+       2,
+       5,
+       {{"output", {tensor({1, -2, 0.5}, {1, 3}), tensor({4}, {1})}, {}},
+        {"param", {tensor({0.25, 0.75}, {2}, "bias")}, {}}}},
+      {{"1-2", "a,b", "Seq"}, 1, 6, {{"output", {}, {}}, {"grad_output", {tensor({1}, {1})}, {}}}}};
 }
 
 }  // namespace
@@ -42,14 +45,16 @@ TEST_CASE("stats.json reads back as it was written") {
   CHECK(l.captures[0].name == "output");
   CHECK(l.captures[0].tensors[1].shape == std::vector<int64_t>{1});
   CHECK(l.captures[1].tensors[0].name == "bias");
-  CHECK(l.captures[1].tensors[0].stats.to_json() == layers()[0].captures[1].tensors[0].stats.to_json());
+  CHECK(l.captures[1].tensors[0].stats.to_json() ==
+        layers()[0].captures[1].tensors[0].stats.to_json());
   CHECK(back.layers[1].captures[0].tensors.empty());
   CHECK(back.layers[1].ref.path == "a,b");
 }
 
 TEST_CASE("stats.csv has a row per tensor, fields quoted where they hold a comma") {
   const std::string csv = stats_csv(layers());
-  CHECK(csv.rfind("label,path,type,call,capture,tensor,shape,dtype,count,finite_count,mean,", 0) == 0);
+  CHECK(csv.rfind("label,path,type,call,capture,tensor,shape,dtype,count,finite_count,mean,", 0) ==
+        0);
   CHECK(csv.find("\n1-1,fc,Linear,2,output,0,1x3,float32,3,3,") != std::string::npos);
   CHECK(csv.find("\n1-1,fc,Linear,2,output,1,1,float32,1,1,4,") != std::string::npos);
   CHECK(csv.find("\n1-1,fc,Linear,2,param,0,2,float32,2,2,0.5,") != std::string::npos);

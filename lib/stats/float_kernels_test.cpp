@@ -55,8 +55,9 @@ TEST_CASE("the AVX2 float kernels agree with the portable ones") {
 TEST_CASE("float kernels flag NaN and Inf anywhere in the data") {
   for (const FloatKernels* k : {&portable_float_kernels(), avx2_float_kernels()}) {
     if (!k) continue;
-    for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
-                      -std::numeric_limits<float>::infinity()})
+    for (float bad :
+         {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+          -std::numeric_limits<float>::infinity()})
       for (size_t at : {0, 5, 16, 39}) {
         std::vector<float> v(40, 1.0f);
         v[at] = bad;

@@ -1,5 +1,6 @@
 // One-pass, mergeable statistics of a tensor's values (torch-free). record/ feeds every batch of
-// every captured tensor through add(); check/ (check and diff) reads them back from stats.json (rundir/).
+// every captured tensor through add(); check/ (check and diff) reads them back from stats.json
+// (rundir/).
 //
 // Semantics (the contract of stats.json / stats.csv):
 // - count: all elements; finite_count: elements that are neither NaN nor +/-Inf.
@@ -13,8 +14,8 @@
 // - Accumulation is in double, one pass, in chunks merged with Chan et al.'s parallel update, and
 //   relative to a shift (the first finite value) so that data far from zero keeps its digits.
 //   Splitting the data into batches changes moments only at rounding level (tested to 1e-12
-//   relative) and the histogram (see symmetric_histogram.h) not at all. Integers convert to double first
-//   (exact up to 2^53); callers convert half/bfloat16 to float.
+//   relative) and the histogram (see symmetric_histogram.h) not at all. Integers convert to double
+//   first (exact up to 2^53); callers convert half/bfloat16 to float.
 #pragma once
 #include <cstddef>
 #include <cstdint>

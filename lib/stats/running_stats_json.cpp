@@ -57,20 +57,21 @@ SymmetricHistogram read_histogram(const json& hj, double abs_max) {
 
 json RunningStats::to_json() const {
   const Histogram h = histogram();
-  return json{{"count", count()},
-              {"finite_count", finite_count()},
-              {"mean", number_or_null(mean())},
-              {"std", number_or_null(std())},
-              {"m2", m2()},
-              {"min", number_or_null(min())},
-              {"max", number_or_null(max())},
-              {"abs_max", number_or_null(abs_max())},
-              {"l2_norm", l2_norm()},
-              {"zero_fraction", number_or_null(zero_fraction())},
-              {"zero_count", zero_count()},
-              {"nan_count", nan_count()},
-              {"inf_count", inf_count()},
-              {"histogram", {{"edges", h.edges}, {"counts", h.counts}, {"at_top", hist_.at_top()}}}};
+  return json{
+      {"count", count()},
+      {"finite_count", finite_count()},
+      {"mean", number_or_null(mean())},
+      {"std", number_or_null(std())},
+      {"m2", m2()},
+      {"min", number_or_null(min())},
+      {"max", number_or_null(max())},
+      {"abs_max", number_or_null(abs_max())},
+      {"l2_norm", l2_norm()},
+      {"zero_fraction", number_or_null(zero_fraction())},
+      {"zero_count", zero_count()},
+      {"nan_count", nan_count()},
+      {"inf_count", inf_count()},
+      {"histogram", {{"edges", h.edges}, {"counts", h.counts}, {"at_top", hist_.at_top()}}}};
 }
 
 RunningStats RunningStats::from_json(const json& j) {

@@ -59,7 +59,8 @@ TEST_CASE("states read back merge like the states written") {
     // A restored state keeps its mean as the shift, so merged moments agree to rounding.
     const json want = a.to_json(), got = restored.to_json();
     CHECK(got.at("histogram") == want.at("histogram"));
-    for (const char* f : {"count", "finite_count", "nan_count", "inf_count", "zero_count", "min", "max"})
+    for (const char* f :
+         {"count", "finite_count", "nan_count", "inf_count", "zero_count", "min", "max"})
       CHECK(got.at(f) == want.at(f));
     for (const char* f : {"mean", "std", "l2_norm"}) {
       INFO(f);

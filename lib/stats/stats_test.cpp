@@ -51,8 +51,9 @@ void check_same(const RunningStats& a, const RunningStats& b) {
   CHECK(a.inf_count() == b.inf_count());
   CHECK(a.zero_count() == b.zero_count());
   const std::pair<double, double> reals[] = {
-      {a.mean(), b.mean()}, {a.std(), b.std()},         {a.m2(), b.m2()},
-      {a.min(), b.min()},   {a.max(), b.max()},         {a.abs_max(), b.abs_max()},
+      {a.mean(), b.mean()},       {a.std(), b.std()},
+      {a.m2(), b.m2()},           {a.min(), b.min()},
+      {a.max(), b.max()},         {a.abs_max(), b.abs_max()},
       {a.l2_norm(), b.l2_norm()}, {a.zero_fraction(), b.zero_fraction()}};
   for (const auto& [x, y] : reals) {
     INFO(x, " vs ", y);
@@ -74,10 +75,11 @@ TEST_CASE("RunningStats matches torch and numpy on every test array") {
     CHECK(s.nan_count() == e.at("nan_count").get<int64_t>());
     CHECK(s.inf_count() == e.at("inf_count").get<int64_t>());
     for (const char* f : {"mean", "std", "l2_norm", "zero_fraction"})
-      check_real(f, f == std::string("mean")      ? s.mean()
-                    : f == std::string("std")     ? s.std()
-                    : f == std::string("l2_norm") ? s.l2_norm()
-                                                  : s.zero_fraction(),
+      check_real(f,
+                 f == std::string("mean")      ? s.mean()
+                 : f == std::string("std")     ? s.std()
+                 : f == std::string("l2_norm") ? s.l2_norm()
+                                               : s.zero_fraction(),
                  e.at(f), 1e-9);
     // Extremes are values of the data: exact.
     check_real("min", s.min(), e.at("min"), 0);
@@ -109,9 +111,10 @@ TEST_CASE("statistics do not depend on batching") {
     // Pairwise tree: merges states whose histogram ranges differ in both directions.
     for (size_t width = 1; width < parts.size(); width *= 2)
       for (size_t i = 0; i + width < parts.size(); i += 2 * width) parts[i].merge(parts[i + width]);
-    for (const auto& [how, batched] : {std::pair<const char*, const RunningStats*>{"added in pieces", &streamed},
-                                       {"merged left to right", &folded},
-                                       {"merged as a tree", &parts[0]}}) {
+    for (const auto& [how, batched] :
+         {std::pair<const char*, const RunningStats*>{"added in pieces", &streamed},
+          {"merged left to right", &folded},
+          {"merged as a tree", &parts[0]}}) {
       INFO(how);
       check_same(once, *batched);
     }

@@ -40,9 +40,9 @@ inline size_t dtype_size(const std::string& dtype) {
 inline StatsCases generate_cases() {
   const std::filesystem::path dir = std::filesystem::path(MODREC_BUILD_DIR) / "stats_test_data";
   std::filesystem::create_directories(dir);
-  const std::string cmd = std::string("'" MODREC_PYTHON "' " MODREC_SOURCE_DIR
-                                      "/lib/stats/stats_expected.py '") +
-                          dir.string() + "' 64";
+  const std::string cmd =
+      std::string("'" MODREC_PYTHON "' " MODREC_SOURCE_DIR "/lib/stats/stats_expected.py '") +
+      dir.string() + "' 64";
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("failed: " + cmd);
   const nlohmann::json index = nlohmann::json::parse(std::ifstream(dir / "cases.json"));
   StatsCases out;

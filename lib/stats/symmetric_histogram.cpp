@@ -65,7 +65,8 @@ namespace {
 // folded into the last bin. kMayUnderflow (scale < 1): a tiny negative x whose product
 // underflows to -0 still belongs below 0.
 template <bool kMayUnderflow>
-MODREC_HOT_LOOP void bin_indices(const double* values, size_t n, double scale, int32_t half, int32_t* out) {
+MODREC_HOT_LOOP void bin_indices(const double* values, size_t n, double scale, int32_t half,
+                                 int32_t* out) {
   for (size_t k = 0; k < n; ++k) {
     const double x = values[k];
     const double t = x * scale;

@@ -6,7 +6,8 @@
 // - R is the smallest power of two >= the largest finite |x| seen; R = 1 when no non-zero finite
 //   value was seen (all zeros, or nothing finite). R is never below 2^-1000 so that bin scales
 //   stay finite for subnormal data.
-// - A value on an edge goes to the bin above it; the last edge (+R) is inclusive, as numpy.histogram.
+// - A value on an edge goes to the bin above it; the last edge (+R) is inclusive, as
+// numpy.histogram.
 // - Growing R to 2R maps old bin i onto new bin bins/4 + i/2 (each new middle bin covers exactly
 //   two old bins). Values equal to the old +R leave the last old bin for the bin starting at R,
 //   which is why their number is kept (`at_top`).

@@ -74,7 +74,7 @@ TEST_CASE("a container skipped between its children's calls numbers like torchin
   const int c = b.add(list, "1", "Linear", linear(2, 2));
   CallLabeler labeler(b.tree);
   CHECK(labeler.add(0) == "0-1");
-  CHECK(labeler.add(a) == "2-1");    // items gets the container row 1-1 before it
+  CHECK(labeler.add(a) == "2-1");  // items gets the container row 1-1 before it
   CHECK(labeler.add(mid) == "1-2");
-  CHECK(labeler.add(c) == "2-2");    // items inserted again: 1-3
+  CHECK(labeler.add(c) == "2-2");  // items inserted again: 1-3
 }

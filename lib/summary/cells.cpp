@@ -55,8 +55,7 @@ std::string trainable_cell(const LayerRow& row) {
 }
 }  // namespace
 
-std::string layer_name(const LayerRow& row, const ModuleTree& tree,
-                       const SummaryOptions& options) {
+std::string layer_name(const LayerRow& row, const ModuleTree& tree, const SummaryOptions& options) {
   const Module& m = tree.modules[row.module];
   std::string name = m.type;
   if (has_row_setting(options, "var_names") && !m.var_name.empty()) name += " (" + m.var_name + ")";

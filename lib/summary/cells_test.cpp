@@ -18,8 +18,8 @@ struct Frozen {
 
 Frozen frozen_net() {
   TreeBuilder b("Net");
-  const int conv = b.add(0, "conv", "Conv2d",
-                         {param("weight", {64, 3, 7, 7}, false)}, Kernel{{3}, true});
+  const int conv =
+      b.add(0, "conv", "Conv2d", {param("weight", {64, 3, 7, 7}, false)}, Kernel{{3}, true});
   const int lin = b.add(0, "fc", "Linear", {param("weight", {2, 4}, false), param("bias", {2})});
   TraceBuilder t;
   t.enter(0, value({1, 3, 8, 8}));

@@ -61,7 +61,7 @@ json row_json(const Summary& summary, const LayerRow& row, const ModuleTree& tre
               {"leftover_params", row.leftover_params},
               {"param_bytes", row.param_bytes},
               {"kernel", kernel_json(row.kernel)},
-          {"mult_adds", row.macs}};
+              {"mult_adds", row.macs}};
   if (summary.has_flops) {
     out["flops_forward"] = row.flops_forward;
     out["flops_backward"] = row.flops_backward;
@@ -87,7 +87,6 @@ json totals_json(const Summary& summary) {
   return out;
 }
 
-
 std::string csv_line(const std::vector<std::string>& fields) {
   std::string line;
   for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
@@ -97,7 +96,8 @@ std::string csv_line(const std::vector<std::string>& fields) {
 // Every tensor's shape, "; "-separated: "[1, 100, 512]; [2, 1, 512]".
 std::string shapes_field(const ValueMeta& value) {
   std::string out;
-  for (const TensorMeta& t : value.tensors) out += (out.empty() ? "" : "; ") + text::list_repr(t.shape);
+  for (const TensorMeta& t : value.tensors)
+    out += (out.empty() ? "" : "; ") + text::list_repr(t.shape);
   return out;
 }
 
@@ -108,21 +108,31 @@ std::string dtypes_field(const ValueMeta& value) {
 }
 
 const std::vector<std::string> kCsvHeader = {
-    "label",        "path",         "type",        "var_name",         "depth",
-    "idx",          "parent",       "is_recursive", "input_shapes",    "input_dtypes",
-    "output_shapes", "output_dtypes", "kernel",     "num_params",       "trainable_params",
-    "trainable",    "mult_adds"};
+    "label",         "path",          "type",         "var_name",     "depth",
+    "idx",           "parent",        "is_recursive", "input_shapes", "input_dtypes",
+    "output_shapes", "output_dtypes", "kernel",       "num_params",   "trainable_params",
+    "trainable",     "mult_adds"};
 
 std::vector<std::string> csv_row(const Summary& summary, size_t i, const ModuleTree& tree,
                                  const SummaryOptions& options) {
   const LayerRow& row = summary.rows[i];
   const Module& m = tree.modules[row.module];
-  return {row.label, m.path, m.type, m.var_name, std::to_string(row.depth),
-          std::to_string(row.depth_index), parent_label(summary, row),
-          row.is_recursive ? "true" : "false", shapes_field(row.inputs), dtypes_field(row.inputs),
-          shapes_field(row.outputs), dtypes_field(row.outputs),
-          cell(summary, i, "kernel_size", options), std::to_string(row.num_params),
-          std::to_string(row.trainable_params), cell(summary, i, "trainable", options),
+  return {row.label,
+          m.path,
+          m.type,
+          m.var_name,
+          std::to_string(row.depth),
+          std::to_string(row.depth_index),
+          parent_label(summary, row),
+          row.is_recursive ? "true" : "false",
+          shapes_field(row.inputs),
+          dtypes_field(row.inputs),
+          shapes_field(row.outputs),
+          dtypes_field(row.outputs),
+          cell(summary, i, "kernel_size", options),
+          std::to_string(row.num_params),
+          std::to_string(row.trainable_params),
+          cell(summary, i, "trainable", options),
           std::to_string(row.macs)};
 }
 

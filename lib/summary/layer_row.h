@@ -18,17 +18,17 @@ struct ParamRow {
 };
 
 struct LayerRow {
-  int module = 0;           // index in ModuleTree::modules
-  int call = -1;            // index in CallTrace::calls; -1 for an inserted container row
-  int depth = 0;            // nesting in the module tree
-  int depth_index = 0;      // the "i" of the "d-i" label
-  std::string label;        // "d-i"; the root's is "0-1" and is never printed
-  int parent = -1;          // nearest earlier row of smaller depth; -1 for the first row
+  int module = 0;       // index in ModuleTree::modules
+  int call = -1;        // index in CallTrace::calls; -1 for an inserted container row
+  int depth = 0;        // nesting in the module tree
+  int depth_index = 0;  // the "i" of the "d-i" label
+  std::string label;    // "d-i"; the root's is "0-1" and is never printed
+  int parent = -1;      // nearest earlier row of smaller depth; -1 for the first row
   bool is_recursive = false;
-  bool is_leaf = false;     // the module has no submodules
-  bool executed = false;    // its call returned and filled the shapes
+  bool is_leaf = false;      // the module has no submodules
+  bool executed = false;     // its call returned and filled the shapes
   bool traced_away = false;  // its call passed no data (Call::traced_away)
-  int64_t num_params = 0;   // the whole subtree's parameters
+  int64_t num_params = 0;    // the whole subtree's parameters
   int64_t trainable_params = 0;
   int64_t param_bytes = 0;
   int64_t leftover_params = 0;  // params not counted by the rows below it
@@ -38,7 +38,7 @@ struct LayerRow {
   // per-module figure), in the forward and in the backward of what its forward created.
   int64_t flops_forward = 0;
   int64_t flops_backward = 0;
-  ValueMeta inputs;         // empty unless executed
+  ValueMeta inputs;  // empty unless executed
   ValueMeta outputs;
   int64_t output_bytes = 0;  // bytes of outputs.size
   std::optional<Kernel> kernel;

@@ -7,9 +7,8 @@
 namespace modrec {
 
 namespace {
-const std::vector<std::string> kTitles = {"Kernel Shape", "Input Shape", "Output Shape",
-                                          "Param #",      "Param %",     "Mult-Adds",
-                                          "Trainable",    "FLOPs"};
+const std::vector<std::string> kTitles = {"Kernel Shape", "Input Shape", "Output Shape", "Param #",
+                                          "Param %",      "Mult-Adds",   "Trainable",    "FLOPs"};
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -36,10 +35,9 @@ bool needs_input(const std::string& column) {
 }  // namespace
 
 const std::vector<std::string>& valid_columns() {
-  static const std::vector<std::string> columns = {"kernel_size",    "input_size", "output_size",
-                                                   "num_params",     "params_percent",
-                                                   "mult_adds",      "trainable",
-                                                   "flops"};
+  static const std::vector<std::string> columns = {"kernel_size", "input_size",     "output_size",
+                                                   "num_params",  "params_percent", "mult_adds",
+                                                   "trainable",   "flops"};
   return columns;
 }
 

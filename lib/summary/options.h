@@ -8,7 +8,8 @@ namespace modrec {
 struct SummaryOptions {
   int depth = 3;
   std::vector<std::string> columns;  // empty: output_size,num_params with an input, else num_params
-  std::vector<std::string> row_settings = {"depth"};  // depth,var_names,ascii_only,hide_recursive_layers
+  std::vector<std::string> row_settings = {
+      "depth"};  // depth,var_names,ascii_only,hide_recursive_layers
   int col_width = 25;
   bool verbose_params = false;  // torchinfo's verbose=2: one row per parameter under each layer
 };

@@ -42,8 +42,7 @@ class ContainerWalk {
   void walk(const ModuleTree& tree, RowList& rows);
 
  private:
-  bool insert_if_missing(const ModuleTree& tree, int depth, int module, size_t pos,
-                         RowList& rows);
+  bool insert_if_missing(const ModuleTree& tree, int depth, int module, size_t pos, RowList& rows);
 
   std::map<int, int> current_;  // depth -> the row object last seen at that depth
   std::set<int> layer_ids_;

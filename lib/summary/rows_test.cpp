@@ -52,8 +52,8 @@ TEST_CASE("a reused module: every call is a row, later calls recursive") {
   CHECK(s.rows[2].is_recursive);
   CHECK(s.rows[3].is_recursive);
   CHECK(s.totals.total_params == 12);
-  CHECK(s.totals.mult_adds == 3 * 12);              // every call counts: out[0] * params
-  CHECK(s.totals.output_bytes == 3 * 2 * 3 * 4);    // every call's output, x2
+  CHECK(s.totals.mult_adds == 3 * 12);            // every call counts: out[0] * params
+  CHECK(s.totals.output_bytes == 3 * 2 * 3 * 4);  // every call's output, x2
   CHECK(call_labels(b.tree, t.trace) == std::vector<std::string>{"0-1", "1-1", "1-2", "1-3"});
 }
 
@@ -134,8 +134,8 @@ TEST_CASE("a module re-entered inside its own call: the hook fills the newest ro
 TEST_CASE("mult-adds: conv ignores channels, RNN weights use the first two output dims") {
   TreeBuilder b("Net");
   const int conv = b.add(0, "conv", "Conv2d", conv2d(3, 8, 3), Kernel{{3, 3}, false});
-  const int gru = b.add(0, "gru", "GRU",
-                        {param("weight_ih_l0", {12, 8}), param("bias_ih_l0", {12})});
+  const int gru =
+      b.add(0, "gru", "GRU", {param("weight_ih_l0", {12, 8}), param("bias_ih_l0", {12})});
   TraceBuilder t;
   t.enter(0, value({2, 3, 10, 10}));
   t.leaf(conv, {2, 3, 10, 10}, {2, 8, 8, 8});

@@ -98,10 +98,11 @@ std::vector<std::string> totals_lines(const Summary& summary) {
   const auto [unit, value] = readable_mult_adds(t.mult_adds);
   lines.push_back("Total mult-adds (" + unit + "): " + value);
   if (summary.has_flops) {
-    for (const auto& [pass, flops] : {std::pair{"forward", t.flops_forward},
-                                      std::pair{"backward", t.flops_backward}}) {
+    for (const auto& [pass, flops] :
+         {std::pair{"forward", t.flops_forward}, std::pair{"backward", t.flops_backward}}) {
       const auto [flops_unit, flops_value] = readable_mult_adds(flops);
-      lines.push_back(std::string("Total FLOPs, ") + pass + " (" + flops_unit + "): " + flops_value);
+      lines.push_back(std::string("Total FLOPs, ") + pass + " (" + flops_unit +
+                      "): " + flops_value);
     }
   }
   lines.push_back("Input size (MB): " + megabytes(summary.input_bytes));

@@ -164,12 +164,14 @@ Net lstm_net() {
   return {b.tree, t.trace, bytes_of({1, 100}, 8)};
 }
 
-std::vector<Param> conv(int64_t in, int64_t out, int64_t k) { return {param("weight", {out, in, k, k})}; }
+std::vector<Param> conv(int64_t in, int64_t out, int64_t k) {
+  return {param("weight", {out, in, k, k})};
+}
 std::vector<Param> batch_norm(int64_t c) { return {param("weight", {c}), param("bias", {c})}; }
 
 // torchvision's BasicBlock: conv1, bn1, relu, conv2, bn2, [downsample], relu (called twice).
-void basic_block(TreeBuilder& b, TraceBuilder& t, int parent, const std::string& name,
-                 int64_t in, int64_t out, int64_t in_hw) {
+void basic_block(TreeBuilder& b, TraceBuilder& t, int parent, const std::string& name, int64_t in,
+                 int64_t out, int64_t in_hw) {
   const int64_t hw = in == out ? in_hw : in_hw / 2;
   const Shape x{1, in, in_hw, in_hw}, y{1, out, hw, hw};
   const int block = b.add(parent, name, "BasicBlock");
@@ -206,8 +208,7 @@ Net resnet18() {
          {1, 64, 32, 32});
   t.leaf(b.add(0, "bn1", "BatchNorm2d", batch_norm(64)), {1, 64, 32, 32}, {1, 64, 32, 32});
   t.leaf(b.add(0, "relu", "ReLU"), {1, 64, 32, 32}, {1, 64, 32, 32});
-  t.leaf(b.add(0, "maxpool", "MaxPool2d", {}, Kernel{{3}, true}), {1, 64, 32, 32},
-         {1, 64, 16, 16});
+  t.leaf(b.add(0, "maxpool", "MaxPool2d", {}, Kernel{{3}, true}), {1, 64, 32, 32}, {1, 64, 16, 16});
   int64_t in = 64, hw = 16;
   for (int i = 0; i < 4; ++i) {
     const int64_t out = int64_t{64} << i;
@@ -239,12 +240,11 @@ TEST_CASE("basic_summary.out: no input, structure only") {
 
 TEST_CASE("single_input_all_cols.out: every column, col_width 20, depth 1") {
   SummaryOptions options;
-  options.columns = {"kernel_size", "input_size", "output_size", "num_params",
-                     "params_percent", "mult_adds", "trainable"};
+  options.columns = {"kernel_size",    "input_size", "output_size", "num_params",
+                     "params_percent", "mult_adds",  "trainable"};
   options.col_width = 20;
   options.depth = 1;
-  CHECK(table(single_input_net(7), options) ==
-        reference_tables("single_input_all_cols.out").at(0));
+  CHECK(table(single_input_net(7), options) == reference_tables("single_input_all_cols.out").at(0));
 }
 
 TEST_CASE("jit.out: LinearModel as torchinfo shows the eager model") {

@@ -12,7 +12,7 @@ struct Totals {
   int64_t trainable_params = 0;
   int64_t mult_adds = 0;
   int64_t param_bytes = 0;
-  int64_t output_bytes = 0;  // forward/backward pass size: outputs of leaves with params, x2
+  int64_t output_bytes = 0;   // forward/backward pass size: outputs of leaves with params, x2
   int64_t flops_forward = 0;  // the root call's: every operator that ran
   int64_t flops_backward = 0;
 };

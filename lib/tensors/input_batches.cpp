@@ -43,13 +43,12 @@ InputBatches InputBatches::of(const std::vector<c10::IValue>& values) {
   return InputBatches(std::move(sources), nullptr, 0, std::nullopt, device);
 }
 
-int64_t InputBatches::count() const {
-  return (range_.size() + batch_rows() - 1) / batch_rows();
-}
+int64_t InputBatches::count() const { return (range_.size() + batch_rows() - 1) / batch_rows(); }
 
 InputBatch InputBatches::get(int64_t index) const {
   const int64_t size = batch_rows();
-  const SampleRange rows{range_.start + index * size, std::min(range_.end, range_.start + (index + 1) * size)};
+  const SampleRange rows{range_.start + index * size,
+                         std::min(range_.end, range_.start + (index + 1) * size)};
   InputBatch batch;
   for (const auto& s : inputs_) {
     const at::Tensor t = whole() ? s->all() : s->rows(rows);

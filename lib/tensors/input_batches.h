@@ -30,8 +30,8 @@ class InputBatches {
   static InputBatches of(const std::vector<c10::IValue>& values);
 
   int64_t count() const;
-  InputBatch get(int64_t index) const;  // index from 0, < count()
-  SampleRange range() const { return range_; }  // the samples the batches cover
+  InputBatch get(int64_t index) const;              // index from 0, < count()
+  SampleRange range() const { return range_; }      // the samples the batches cover
   int64_t total_samples() const { return total_; }  // of the whole source (-1: a 0-dim input)
   const std::vector<SourcePtr>& sources() const { return inputs_; }
   const SourcePtr& targets() const { return targets_; }

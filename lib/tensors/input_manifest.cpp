@@ -7,7 +7,9 @@ namespace modrec {
 nlohmann::json source_json(const SampleSource& source) {
   nlohmann::json files = nlohmann::json::array();
   for (const SourceFile& f : source.files())
-    files.push_back({{"path", f.path}, {"bytes", f.bytes}, {"mtime_ns", f.mtime_ns},
+    files.push_back({{"path", f.path},
+                     {"bytes", f.bytes},
+                     {"mtime_ns", f.mtime_ns},
                      {"head_sha256", f.head_sha256}});
   std::vector<int64_t> sample_shape = source.sizes();
   if (!sample_shape.empty()) sample_shape.erase(sample_shape.begin());
@@ -20,8 +22,8 @@ nlohmann::json source_json(const SampleSource& source) {
 
 nlohmann::json shard_json(const std::optional<Shard>& shard, SampleRange range) {
   if (!shard) return nullptr;
-  return {{"index", shard->index}, {"count", shard->count}, {"start", range.start},
-          {"end", range.end}};
+  return {
+      {"index", shard->index}, {"count", shard->count}, {"start", range.start}, {"end", range.end}};
 }
 
 }  // namespace modrec

@@ -37,14 +37,16 @@ uint64_t bytes_of(const InputSpec& s) {
 
 Error cannot_allocate(const InputSpec& s, uint64_t bytes, const std::string& why) {
   const std::string asked = bytes ? std::to_string(bytes) + " bytes" : "more than 2^64 bytes";
-  return Error(Exit::usage, "cannot allocate the random input " + shape_text(s.shape) + " (" +
-                                asked + "): " + why,
-               "--input-size", "ask for a smaller shape, or stream a file with --input and --batch-size");
+  return Error(
+      Exit::usage,
+      "cannot allocate the random input " + shape_text(s.shape) + " (" + asked + "): " + why,
+      "--input-size", "ask for a smaller shape, or stream a file with --input and --batch-size");
 }
 
 at::Tensor draw(const InputSpec& s, at::Generator& gen, int64_t high) {
   auto options = at::TensorOptions().dtype(s.dtype);
-  if (s.dtype == at::kBool) return at::randint(0, std::min<int64_t>(high, 2), s.shape, gen, options);
+  if (s.dtype == at::kBool)
+    return at::randint(0, std::min<int64_t>(high, 2), s.shape, gen, options);
   if (at::isIntegralType(s.dtype, false)) return at::randint(0, high, s.shape, gen, options);
   if (s.dtype == at::kHalf || s.dtype == at::kBFloat16)  // CPU randn lacks these: draw float32
     return at::randn(s.shape, gen, at::TensorOptions().dtype(at::kFloat)).to(s.dtype);
@@ -67,7 +69,8 @@ InputSpec parse_input_spec(const std::string& text) {
   return spec;
 }
 
-std::vector<at::Tensor> random_inputs(const std::vector<InputSpec>& specs, uint64_t seed, int64_t high) {
+std::vector<at::Tensor> random_inputs(const std::vector<InputSpec>& specs, uint64_t seed,
+                                      int64_t high) {
   if (high < 1)
     throw Error(Exit::usage, "--high must be at least 1, got " + std::to_string(high), "--high",
                 "integers are drawn from [0, high)");

@@ -16,16 +16,19 @@ TEST_CASE("parse_input_spec reads shapes and dtypes") {
   CHECK((b.dtype == at::kLong));
   CHECK((parse_input_spec("7").shape == std::vector<int64_t>{7}));
   const std::pair<const char*, at::ScalarType> dtypes[] = {
-      {"float", at::kFloat},   {"float32", at::kFloat}, {"double", at::kDouble},  {"float64", at::kDouble},
-      {"half", at::kHalf},     {"float16", at::kHalf},  {"bfloat16", at::kBFloat16}, {"long", at::kLong},
-      {"int64", at::kLong},    {"int", at::kInt},       {"int32", at::kInt},      {"bool", at::kBool},
-      {"uint8", at::kByte},    {"int8", at::kChar},     {"int16", at::kShort},
+      {"float", at::kFloat},       {"float32", at::kFloat}, {"double", at::kDouble},
+      {"float64", at::kDouble},    {"half", at::kHalf},     {"float16", at::kHalf},
+      {"bfloat16", at::kBFloat16}, {"long", at::kLong},     {"int64", at::kLong},
+      {"int", at::kInt},           {"int32", at::kInt},     {"bool", at::kBool},
+      {"uint8", at::kByte},        {"int8", at::kChar},     {"int16", at::kShort},
   };
-  for (const auto& [name, type] : dtypes) CHECK((parse_input_spec(std::string("3:") + name).dtype == type));
+  for (const auto& [name, type] : dtypes)
+    CHECK((parse_input_spec(std::string("3:") + name).dtype == type));
 }
 
 TEST_CASE("bad specs are usage errors naming --input-size") {
-  for (const char* bad : {"", "x3", "3x", "3xx4", "-1x3", "3x4:", "3x4:float8", "3x4.5", "a", "3,4", "1x2:long:int", "0x3", "2x0"}) {
+  for (const char* bad : {"", "x3", "3x", "3xx4", "-1x3", "3x4:", "3x4:float8", "3x4.5", "a", "3,4",
+                          "1x2:long:int", "0x3", "2x0"}) {
     INFO(bad);
     try {
       parse_input_spec(bad);

@@ -15,9 +15,9 @@ const char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
 
 const std::pair<const char*, at::ScalarType> kDescr[] = {
-    {"f2", at::kHalf}, {"f4", at::kFloat}, {"f8", at::kDouble}, {"c8", at::kComplexFloat},
-    {"c16", at::kComplexDouble}, {"i1", at::kChar}, {"i2", at::kShort}, {"i4", at::kInt},
-    {"i8", at::kLong}, {"u1", at::kByte}, {"b1", at::kBool},
+    {"f2", at::kHalf},           {"f4", at::kFloat}, {"f8", at::kDouble}, {"c8", at::kComplexFloat},
+    {"c16", at::kComplexDouble}, {"i1", at::kChar},  {"i2", at::kShort},  {"i4", at::kInt},
+    {"i8", at::kLong},           {"u1", at::kByte},  {"b1", at::kBool},
 };
 
 Error bad_npy(const std::string& path, const std::string& what,
@@ -32,11 +32,15 @@ std::string dict_value(const std::string& header, const std::string& key, const 
   if (at == std::string::npos) throw bad_npy(path, "has a .npy header without '" + key + "'");
   size_t colon = header.find(':', at);
   at = colon == std::string::npos ? colon : header.find_first_not_of(' ', colon + 1);
-  if (at == std::string::npos) throw bad_npy(path, "has a .npy header without a value for '" + key + "'");
+  if (at == std::string::npos)
+    throw bad_npy(path, "has a .npy header without a value for '" + key + "'");
   char open = header[at];
   bool closed = open == '(' || open == '\'';
-  size_t end = open == '(' ? header.find(')', at) : open == '\'' ? header.find('\'', at + 1) : header.find_first_of(",}", at + 1);
-  if (end == std::string::npos) throw bad_npy(path, "has a .npy header with an unterminated '" + key + "'");
+  size_t end = open == '('    ? header.find(')', at)
+               : open == '\'' ? header.find('\'', at + 1)
+                              : header.find_first_of(",}", at + 1);
+  if (end == std::string::npos)
+    throw bad_npy(path, "has a .npy header with an unterminated '" + key + "'");
   return header.substr(at, end - at + (closed ? 1 : 0));
 }
 
@@ -71,11 +75,13 @@ at::ScalarType parse_descr(const std::string& descr, bool& swap, const std::stri
 
 // The size of the data the header describes, checked against the `available` bytes before any
 // allocation: a few header bytes can claim terabytes, or a numel that overflows int64.
-size_t data_size(const std::vector<int64_t>& shape, size_t item, size_t available, const std::string& path) {
+size_t data_size(const std::vector<int64_t>& shape, size_t item, size_t available,
+                 const std::string& path) {
   if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
   size_t size = item;
   for (int64_t dim : shape) {
-    if (size > available / static_cast<size_t>(dim)) throw bad_npy(path, "is a truncated .npy file");
+    if (size > available / static_cast<size_t>(dim))
+      throw bad_npy(path, "is a truncated .npy file");
     size *= static_cast<size_t>(dim);
   }
   return size;
@@ -88,9 +94,11 @@ NpyLayout parse_npy_header(std::string_view bytes, const std::string& path) {
     throw bad_npy(path, "is not a .npy file");
   int major = static_cast<unsigned char>(bytes[6]);
   size_t len_size = major == 1 ? 2 : 4;
-  if (major < 1 || major > 3 || bytes.size() < 8 + len_size) throw bad_npy(path, "has an unknown .npy version");
+  if (major < 1 || major > 3 || bytes.size() < 8 + len_size)
+    throw bad_npy(path, "has an unknown .npy version");
   size_t header_len = 0;
-  for (size_t i = len_size; i-- > 0;) header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + i]);
+  for (size_t i = len_size; i-- > 0;)
+    header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + i]);
   NpyLayout layout;
   layout.data_at = 8 + len_size + header_len;
   if (layout.data_at > bytes.size()) throw bad_npy(path, "is a truncated .npy file");
@@ -132,7 +140,8 @@ namespace {
 std::string descr_of(at::ScalarType type, const std::string& path) {
   if (type == at::kBFloat16) type = at::kFloat;
   for (const auto& [name, t] : kDescr)
-    if (t == type) return (std::strchr("iub", name[0]) && name[1] == '1' ? "|" : "<") + std::string(name);
+    if (t == type)
+      return (std::strchr("iub", name[0]) && name[1] == '1' ? "|" : "<") + std::string(name);
   throw Error(Exit::write_failed, "cannot write a " + dtype_name(type) + " tensor as .npy", path,
               "use --save pt");
 }
@@ -147,8 +156,8 @@ std::string shape_text(at::IntArrayRef sizes) {
 
 std::string npy_header(at::ScalarType type, at::IntArrayRef shape, const std::string& path,
                        size_t min_length) {
-  std::string dict = "{'descr': '" + descr_of(type, path) + "', 'fortran_order': False, 'shape': " +
-                     shape_text(shape) + ", }";
+  std::string dict = "{'descr': '" + descr_of(type, path) +
+                     "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
   // numpy pads the header with spaces and a newline so that the data starts 64-byte aligned.
   bool v2 = dict.size() + 64 > 0xFFFF;  // version 2 only widens the header length to 4 bytes
   size_t prefix = kMagicSize + 2 + (v2 ? 4 : 2);
@@ -156,7 +165,8 @@ std::string npy_header(at::ScalarType type, at::IntArrayRef shape, const std::st
   dict += std::string((64 - total % 64) % 64 + (total - prefix - dict.size() - 1), ' ') + "\n";
   std::string out(kMagic, kMagicSize);
   out += v2 ? std::string("\x02\x00", 2) : std::string("\x01\x00", 2);
-  for (size_t i = 0; i < (v2 ? 4u : 2u); ++i) out += static_cast<char>((dict.size() >> (8 * i)) & 0xFF);
+  for (size_t i = 0; i < (v2 ? 4u : 2u); ++i)
+    out += static_cast<char>((dict.size() >> (8 * i)) & 0xFF);
   return out + dict;
 }
 
@@ -170,7 +180,8 @@ std::string npy_bytes(const at::Tensor& tensor, const std::string& path) {
   std::string out = npy_header(tensor.scalar_type(), tensor.sizes(), path);
   at::Tensor t = npy_storable(tensor);
   if (t.numel() > 0)
-    out.append(static_cast<const char*>(t.data_ptr()), static_cast<size_t>(t.numel()) * t.element_size());
+    out.append(static_cast<const char*>(t.data_ptr()),
+               static_cast<size_t>(t.numel()) * t.element_size());
   return out;
 }
 

@@ -30,8 +30,9 @@ class Mapping {
     if (size_ > 0) data_ = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
     ::close(fd);  // the mapping keeps the file
     if (data_ == MAP_FAILED)
-      throw Error(Exit::bad_input, std::string("input file cannot be mapped: ") + std::strerror(errno),
-                  path, "check the file");
+      throw Error(Exit::bad_input,
+                  std::string("input file cannot be mapped: ") + std::strerror(errno), path,
+                  "check the file");
   }
   ~Mapping() {
     if (data_ && data_ != MAP_FAILED) munmap(data_, size_);

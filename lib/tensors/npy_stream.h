@@ -1,6 +1,7 @@
 // A .npy file written as its data comes (C order): the header for the whole shape first, then
 // the tensors' bytes appended one after another, so the array is never all in memory. record
-// writes concatenated batches this way (record/accumulate/tensor_spool.h), merge concatenated shards.
+// writes concatenated batches this way (record/accumulate/tensor_spool.h), merge concatenated
+// shards.
 #pragma once
 #include <ATen/ATen.h>
 

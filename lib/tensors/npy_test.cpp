@@ -33,7 +33,8 @@ std::string parse_error(const std::string& bytes) {
 
 TEST_CASE("a well-formed header still parses") {
   std::string four_bytes("\x01\x00\x00\x00", 4);
-  at::Tensor t = parse_npy(npy_v1("{'descr': '<i4', 'fortran_order': False, 'shape': (1,), }", four_bytes), "x.npy");
+  at::Tensor t = parse_npy(
+      npy_v1("{'descr': '<i4', 'fortran_order': False, 'shape': (1,), }", four_bytes), "x.npy");
   CHECK(t.sizes() == at::IntArrayRef{1});
   CHECK(t.item<int>() == 1);
 }
@@ -50,7 +51,8 @@ TEST_CASE("malformed .npy headers are rejected with a clear error") {
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2,", "unterminated 'shape'"},
       {"{'descr': '<f4', 'fortran_order': False", "unterminated 'fortran_order'"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': 5, }", "bad .npy shape 5"},
-      {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", "bad .npy shape"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }",
+       "bad .npy shape"},
   };
   for (const auto& c : cases) {
     std::string what = parse_error(npy_v1(c.header));
@@ -60,12 +62,15 @@ TEST_CASE("malformed .npy headers are rejected with a clear error") {
 }
 
 TEST_CASE("a shape larger than the file is truncated, before anything is allocated") {
-  for (const char* shape : {"(1000000000000,)", "(4294967296, 4294967296)", "(65536, 65536, 65536, 65536)"}) {
-    std::string header = std::string("{'descr': '<f8', 'fortran_order': False, 'shape': ") + shape + ", }";
+  for (const char* shape :
+       {"(1000000000000,)", "(4294967296, 4294967296)", "(65536, 65536, 65536, 65536)"}) {
+    std::string header =
+        std::string("{'descr': '<f8', 'fortran_order': False, 'shape': ") + shape + ", }";
     INFO(shape);
     CHECK(parse_error(npy_v1(header, "12345678")).find("truncated .npy") != std::string::npos);
   }
   // A zero dimension holds no data whatever the others claim.
-  at::Tensor t = parse_npy(npy_v1("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000, 0), }"), "x.npy");
+  at::Tensor t = parse_npy(
+      npy_v1("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000, 0), }"), "x.npy");
   CHECK(t.numel() == 0);
 }

@@ -16,18 +16,66 @@ struct ArgShape {
 ArgShape arg_shape(unsigned char op) {
   if (std::strchr("(.012NRabd}el]ost)uQ", op) && op) return {};
   switch (op) {
-    case 0x81: case 0x85: case 0x86: case 0x87: case 0x88: case 0x89: case 0x8f: case 0x90:
-    case 0x91: case 0x92: case 0x93: case 0x94: case 0x97: case 0x98: return {};
-    case 'K': case 'h': case 'q': case 0x80: case 0x82: return {1, 0, 0};
-    case 'M': case 0x83: return {2, 0, 0};
-    case 'J': case 'j': case 'r': case 0x84: return {4, 0, 0};
-    case 'G': case 0x95: return {8, 0, 0};  // BINFLOAT; FRAME's length only groups the opcodes after it
-    case 'U': case 'C': case 0x8c: case 0x8a: return {0, 1, 0};
-    case 'T': case 'X': case 'B': case 0x8b: return {0, 4, 0};
-    case 0x8d: case 0x8e: case 0x96: return {0, 8, 0};
-    case 'I': case 'L': case 'S': case 'V': case 'F': case 'p': case 'g': case 'P': return {0, 0, 1};
-    case 'c': case 'i': return {0, 0, 2};
-    default: return {0, 0, 0, false};
+    case 0x81:
+    case 0x85:
+    case 0x86:
+    case 0x87:
+    case 0x88:
+    case 0x89:
+    case 0x8f:
+    case 0x90:
+    case 0x91:
+    case 0x92:
+    case 0x93:
+    case 0x94:
+    case 0x97:
+    case 0x98:
+      return {};
+    case 'K':
+    case 'h':
+    case 'q':
+    case 0x80:
+    case 0x82:
+      return {1, 0, 0};
+    case 'M':
+    case 0x83:
+      return {2, 0, 0};
+    case 'J':
+    case 'j':
+    case 'r':
+    case 0x84:
+      return {4, 0, 0};
+    case 'G':
+    case 0x95:
+      return {8, 0, 0};  // BINFLOAT; FRAME's length only groups the opcodes after it
+    case 'U':
+    case 'C':
+    case 0x8c:
+    case 0x8a:
+      return {0, 1, 0};
+    case 'T':
+    case 'X':
+    case 'B':
+    case 0x8b:
+      return {0, 4, 0};
+    case 0x8d:
+    case 0x8e:
+    case 0x96:
+      return {0, 8, 0};
+    case 'I':
+    case 'L':
+    case 'S':
+    case 'V':
+    case 'F':
+    case 'p':
+    case 'g':
+    case 'P':
+      return {0, 0, 1};
+    case 'c':
+    case 'i':
+      return {0, 0, 2};
+    default:
+      return {0, 0, 0, false};
   }
 }
 

@@ -65,7 +65,8 @@ using ZipReader = caffe2::serialize::PyTorchStreamReader;
 std::unique_ptr<ZipReader> open_zip(const std::vector<char>& bytes, const std::string& path) {
   try {
     return std::make_unique<ZipReader>(std::make_shared<BoundedReader>(bytes));
-  } catch (const std::exception&) {  // c10::Error, or std::invalid_argument for a bad version record
+  } catch (
+      const std::exception&) {  // c10::Error, or std::invalid_argument for a bad version record
     throw bad_input(path, "is truncated or not a valid zip archive");
   }
 }
@@ -75,9 +76,11 @@ PickleHead check_archive(ZipReader& reader, const std::string& path) {
   std::string data_pkl;
   try {
     if (reader.hasRecord("constants.pkl"))
-      throw bad_input(path, "is a TorchScript model, not a tensor file",
-                      "give the model as MODEL, and as --input a tensor saved with torch.save(x, path)");
-    if (!reader.hasRecord("data.pkl")) throw bad_input(path, "is a zip archive without data.pkl, not a torch.save file");
+      throw bad_input(
+          path, "is a TorchScript model, not a tensor file",
+          "give the model as MODEL, and as --input a tensor saved with torch.save(x, path)");
+    if (!reader.hasRecord("data.pkl"))
+      throw bad_input(path, "is a zip archive without data.pkl, not a torch.save file");
     auto [data, size] = reader.getRecord("data.pkl");
     data_pkl.assign(static_cast<const char*>(data.get()), size);
   } catch (const c10::Error&) {
@@ -85,12 +88,15 @@ PickleHead check_archive(ZipReader& reader, const std::string& path) {
   }
   PickleOverrun overrun;
   if (find_pickle_overrun(data_pkl, overrun))
-    throw bad_input(path, "is damaged: its data.pkl claims " + std::to_string(overrun.claimed) + " bytes at offset " +
-                              std::to_string(overrun.at) + " but ends before");
+    throw bad_input(path, "is damaged: its data.pkl claims " + std::to_string(overrun.claimed) +
+                              " bytes at offset " + std::to_string(overrun.at) +
+                              " but ends before");
   PickleHead head = read_pickle_head(data_pkl);
   if (head.protocol >= 4)
-    throw bad_input(path, "uses pickle protocol " + std::to_string(head.protocol) + ", which LibTorch cannot read",
-                    "save it with the default protocol: torch.save(x, path)");
+    throw bad_input(
+        path,
+        "uses pickle protocol " + std::to_string(head.protocol) + ", which LibTorch cannot read",
+        "save it with the default protocol: torch.save(x, path)");
   if (head.global == "collections.OrderedDict")
     throw bad_input(path, "is a state_dict, not input tensors");
   if (head.global == "torch._utils._rebuild_parameter")
@@ -105,7 +111,8 @@ PickleHead check_archive(ZipReader& reader, const std::string& path) {
 // What torch::jit::pickle_load does, over the bounded reader.
 c10::IValue unpickle(ZipReader& reader, const PickleHead& head, const std::string& path) {
   try {
-    return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader);
+    return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt,
+                                             c10::nullopt, reader);
   } catch (const c10::Error& e) {
     throw bad_input(path, "cannot be read: " + first_line(e.what_without_backtrace()));
   } catch (const std::exception& e) {  // std::length_error, std::bad_alloc: a huge string length
@@ -117,18 +124,22 @@ std::vector<at::Tensor> tensors_of(const c10::IValue& value, const std::string& 
   if (value.isTensor()) return {value.toTensor()};
   std::vector<at::Tensor> out;
   if (value.isTuple() || value.isList()) {
-    const auto& items = value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec();
+    const auto& items =
+        value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec();
     for (const auto& item : items) {
       if (!item.isTensor())
-        throw bad_input(path, std::string("holds a value of type ") + item.tagKind() + " among its items, not only tensors");
+        throw bad_input(path, std::string("holds a value of type ") + item.tagKind() +
+                                  " among its items, not only tensors");
       out.push_back(item.toTensor());
     }
-    if (out.empty()) throw bad_input(path, "holds an empty " + std::string(value.isTuple() ? "tuple" : "list"));
+    if (out.empty())
+      throw bad_input(path, "holds an empty " + std::string(value.isTuple() ? "tuple" : "list"));
     return out;
   }
   if (value.isGenericDict())
-    throw bad_input(path, "is a dict; inputs are positional",
-                    "save the tensors as a tuple in forward's argument order: torch.save((x1, x2), path)");
+    throw bad_input(
+        path, "is a dict; inputs are positional",
+        "save the tensors as a tuple in forward's argument order: torch.save((x1, x2), path)");
   throw bad_input(path, std::string("holds a value of type ") + value.tagKind() + ", not tensors");
 }
 

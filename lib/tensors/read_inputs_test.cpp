@@ -104,26 +104,31 @@ TEST_CASE("every unreadable input is exit 3 with what the file is and what to do
 // the start of the file's bytes, which LibTorch's in-memory reader did without a bounds check
 // (ASan: a 4096-byte read outside the buffer). It must be one clean error.
 TEST_CASE("a zip that points miniz outside the file is a clean error") {
-  const std::string path = std::string(MODREC_SOURCE_DIR) + "/tests/fuzz/regressions/tensor_zip_read_before_buffer.pt";
+  const std::string path =
+      std::string(MODREC_SOURCE_DIR) + "/tests/fuzz/regressions/tensor_zip_read_before_buffer.pt";
   try {
     read_inputs(path);
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.code() == Exit::bad_input);
-    CHECK(std::string(e.what()).find("is truncated or not a valid zip archive") != std::string::npos);
+    CHECK(std::string(e.what()).find("is truncated or not a valid zip archive") !=
+          std::string::npos);
   }
 }
 
 // Found by tests/fuzz/tensor_file_fuzz.cpp: data.pkl's BINUNICODE claims 0xFFFF0007 bytes, which
 // LibTorch's unpickler allocated and zero-filled (4 GB) before finding the file ends.
 TEST_CASE("a pickled string longer than the file is refused before LibTorch allocates it") {
-  const std::string path = std::string(MODREC_SOURCE_DIR) + "/tests/fuzz/regressions/tensor_pickle_4gb_string.pt";
+  const std::string path =
+      std::string(MODREC_SOURCE_DIR) + "/tests/fuzz/regressions/tensor_pickle_4gb_string.pt";
   try {
     read_inputs(path);
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.code() == Exit::bad_input);
-    CHECK(std::string(e.what()) == "input file is damaged: its data.pkl claims 4294901767 bytes at offset 39 but ends before");
+    CHECK(
+        std::string(e.what()) ==
+        "input file is damaged: its data.pkl claims 4294901767 bytes at offset 39 but ends before");
   }
 }
 

@@ -1,6 +1,5 @@
 #include "tensors/sample_source.h"
 
-
 #include "load/file_kind.h"
 #include "tensors/file_sequence.h"
 #include "tensors/npy_source.h"
@@ -45,7 +44,8 @@ std::vector<SourcePtr> open_input(const std::string& text) {
     return {npy ? npy : memory_source(read_inputs(text).at(0), "npy", text)};
   }
   std::vector<SourcePtr> sources;
-  for (auto& t : read_inputs(text)) sources.push_back(memory_source(std::move(t), "tensor_file", text));
+  for (auto& t : read_inputs(text))
+    sources.push_back(memory_source(std::move(t), "tensor_file", text));
   return sources;
 }
 

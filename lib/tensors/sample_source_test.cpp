@@ -57,7 +57,8 @@ TEST_CASE("a .npy is one memory-mapped source read a range at a time") {
 }
 
 TEST_CASE("big-endian, fortran-order and 0-dim .npy files read as read_inputs reads them") {
-  for (const std::string name : {"big_endian.npy", "big_endian_f8.npy", "fortran.npy", "scalar.npy"}) {
+  for (const std::string name :
+       {"big_endian.npy", "big_endian_f8.npy", "fortran.npy", "scalar.npy"}) {
     INFO(name);
     const std::string path = test::fixture(name);
     auto sources = open_input(path);

@@ -36,7 +36,8 @@ std::vector<std::string> glob_files(const std::string& pattern) {
   std::vector<std::string> files;
   if (glob(pattern.c_str(), 0, nullptr, &found) == 0)
     for (size_t i = 0; i < found.gl_pathc; ++i)
-      if (std::filesystem::is_regular_file(found.gl_pathv[i])) files.emplace_back(found.gl_pathv[i]);
+      if (std::filesystem::is_regular_file(found.gl_pathv[i]))
+        files.emplace_back(found.gl_pathv[i]);
   globfree(&found);
   return files;
 }

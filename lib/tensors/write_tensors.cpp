@@ -71,6 +71,8 @@ void write_pt(const std::string& path, const c10::IValue& value) {
   write_file_atomic(path, torch_save_bytes(saveable(value)));
 }
 
-void write_npy(const std::string& path, const at::Tensor& t) { write_file_atomic(path, npy_bytes(t, path)); }
+void write_npy(const std::string& path, const at::Tensor& t) {
+  write_file_atomic(path, npy_bytes(t, path));
+}
 
 }  // namespace modrec

@@ -21,8 +21,7 @@ std::vector<ParameterUpdate> ParameterUpdates::changes() const {
   for (const auto& b : before_) {
     const at::Tensor change = b.param.detach() - b.value;
     const double norm = b.value.norm().item<double>();
-    out.push_back({b.label, b.name, summarize_tensor(change),
-                   change.norm().item<double>() / norm});
+    out.push_back({b.label, b.name, summarize_tensor(change), change.norm().item<double>() / norm});
   }
   return out;
 }

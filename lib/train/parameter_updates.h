@@ -11,8 +11,8 @@
 namespace modrec {
 
 struct ParameterUpdate {
-  std::string label;  // the module's first recorded call
-  std::string name;   // the parameter's, in the module
+  std::string label;     // the module's first recorded call
+  std::string name;      // the parameter's, in the module
   TensorSummary change;  // after - before
   double ratio = 0;      // ||after - before|| / ||before|| (L2; inf or NaN for a zero parameter)
 };

@@ -49,12 +49,16 @@ TEST_CASE("a batch size of 0 or above the sample count takes every sample each s
 }
 
 TEST_CASE("inputs and targets that do not share their samples are refused") {
-  auto [code, line] = error_of([] { StepBatches({at::arange(4), at::arange(3)}, {}, 1, std::nullopt); });
+  auto [code, line] = error_of([] {
+    StepBatches({at::arange(4), at::arange(3)}, {}, 1, std::nullopt);
+  });
   CHECK(code == Exit::usage);
   CHECK(line.find("--input") != std::string::npos);
-  std::tie(code, line) = error_of([] { StepBatches({at::arange(4)}, at::arange(3), 1, std::nullopt); });
+  std::tie(code, line) =
+      error_of([] { StepBatches({at::arange(4)}, at::arange(3), 1, std::nullopt); });
   CHECK(code == Exit::bad_input);
   CHECK(line.find("--targets") != std::string::npos);
-  std::tie(code, line) = error_of([] { StepBatches({at::scalar_tensor(1.0)}, {}, 1, std::nullopt); });
+  std::tie(code, line) =
+      error_of([] { StepBatches({at::scalar_tensor(1.0)}, {}, 1, std::nullopt); });
   CHECK(code == Exit::usage);
 }

@@ -70,8 +70,8 @@ void StepSeries::add(int64_t step, double loss, const std::vector<LayerRecording
 
 void StepSeries::write(const Row& r) {
   csv_ << r.step << "," << r.layer.label << "," << csv_field(r.layer.path) << ","
-       << csv_field(r.layer.type) << "," << r.capture << "," << r.tensor << ","
-       << csv_field(r.name) << "," << shape_text(r.shape) << "," << r.dtype;
+       << csv_field(r.layer.type) << "," << r.capture << "," << r.tensor << "," << csv_field(r.name)
+       << "," << shape_text(r.shape) << "," << r.dtype;
   for (const auto& cell : stats_csv_cells(r.stats)) csv_ << "," << cell;
   csv_ << "," << real_cell(r.update_ratio) << "," << real_cell(r.loss) << "\n";
   nlohmann::json j = r.stats.to_json();

@@ -32,15 +32,19 @@ std::vector<at::Tensor> trainable_parameters(InstrumentedModel& model) {
   if (out.empty())
     throw Error(Exit::usage,
                 "the model has no trainable parameter (none, or every one has requires_grad=False)",
-                "MODEL", "watch trains parameters; modrec record looks at a model without training");
+                "MODEL",
+                "watch trains parameters; modrec record looks at a model without training");
   return out;
 }
 
 }  // namespace
 
-Training::Training(InstrumentedModel& model, const RecordOptions& record,
-                   const TrainOptions& train, std::string dir)
-    : model_(model), record_(record), train_(train), dir_(std::move(dir)),
+Training::Training(InstrumentedModel& model, const RecordOptions& record, const TrainOptions& train,
+                   std::string dir)
+    : model_(model),
+      record_(record),
+      train_(train),
+      dir_(std::move(dir)),
       optimizer_(make_optimizer(trainable_parameters(model), train)) {}
 
 Training::~Training() = default;

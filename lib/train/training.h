@@ -31,7 +31,7 @@ class Training {
   // Runs the steps, writing each recorded one to `series`; `progress(done, total)` after each.
   // Stops at the first step whose loss is NaN or ±Inf (before its update) and says where.
   std::optional<TrainingStop> run(StepBatches& batches, StepSeries& series,
-                                   const std::function<void(int done, int total)>& progress);
+                                  const std::function<void(int done, int total)>& progress);
 
   const std::vector<double>& losses() const { return losses_; }  // per step run
   const std::vector<int64_t>& recorded() const { return recorded_; }

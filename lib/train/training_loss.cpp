@@ -11,10 +11,14 @@ at::Tensor training_loss(const c10::IValue& output, const at::Tensor& targets, T
   const at::Tensor out = first_output(output);
   try {
     switch (loss) {
-      case TrainLoss::sum: return out.sum();
-      case TrainLoss::mean: return out.mean();
-      case TrainLoss::mse: return at::mse_loss(out, targets.to(out.dtype()));
-      case TrainLoss::cross_entropy: return at::cross_entropy_loss(out, targets);
+      case TrainLoss::sum:
+        return out.sum();
+      case TrainLoss::mean:
+        return out.mean();
+      case TrainLoss::mse:
+        return at::mse_loss(out, targets.to(out.dtype()));
+      case TrainLoss::cross_entropy:
+        return at::cross_entropy_loss(out, targets);
     }
   } catch (const c10::Error& e) {
     throw Error(Exit::bad_input,

@@ -18,19 +18,20 @@ nlohmann::json options_json(const WatchedRun& run) {
   std::vector<std::string> captures;
   for (Capture c : run.record.resolved_captures().list()) captures.push_back(capture_name(c));
   if (t.update) captures.push_back("update");
-  return {{"layers", run.record.layers},
-          {"capture", captures},
-          {"loss", name_of(train_loss_names(), t.loss)},
-          {"targets_file", t.targets_file.empty() ? nlohmann::json(nullptr)
-                                                  : nlohmann::json(t.targets_file)},
-          {"optimizer", name_of(optimizer_names(), t.optimizer)},
-          {"lr", t.lr},
-          {"momentum", t.momentum},
-          {"weight_decay", t.weight_decay},
-          {"steps", t.steps},
-          {"batch_size", t.batch_size == 0 ? nlohmann::json(nullptr) : nlohmann::json(t.batch_size)},
-          {"shuffle", optional_json(t.shuffle)},
-          {"every", t.every}};
+  return {
+      {"layers", run.record.layers},
+      {"capture", captures},
+      {"loss", name_of(train_loss_names(), t.loss)},
+      {"targets_file",
+       t.targets_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.targets_file)},
+      {"optimizer", name_of(optimizer_names(), t.optimizer)},
+      {"lr", t.lr},
+      {"momentum", t.momentum},
+      {"weight_decay", t.weight_decay},
+      {"steps", t.steps},
+      {"batch_size", t.batch_size == 0 ? nlohmann::json(nullptr) : nlohmann::json(t.batch_size)},
+      {"shuffle", optional_json(t.shuffle)},
+      {"every", t.every}};
 }
 
 nlohmann::json stopped_json(const std::optional<TrainingStop>& stopped) {
@@ -56,14 +57,13 @@ nlohmann::json watch_manifest_json(const WatchedRun& run) {
   for (double loss : run.training.losses())
     losses.push_back(std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json(nullptr));
   nlohmann::json manifest = manifest_header({modrec_version(), libtorch_version(), run.model.path});
-  manifest.update({
-          {"command", "watch"},
-          {"inputs", {{"files", run.inputs.files}, {"sources", sources_json(run.data)}}},
-          {"shard", shard_json(run.inputs.shard, run.data.range())},
-          {"options", options_json(run)},
-          {"losses", losses},
-          {"recorded_steps", run.training.recorded()},
-          {"stopped", stopped_json(run.stopped)}});
+  manifest.update({{"command", "watch"},
+                   {"inputs", {{"files", run.inputs.files}, {"sources", sources_json(run.data)}}},
+                   {"shard", shard_json(run.inputs.shard, run.data.range())},
+                   {"options", options_json(run)},
+                   {"losses", losses},
+                   {"recorded_steps", run.training.recorded()},
+                   {"stopped", stopped_json(run.stopped)}});
   return manifest;
 }
 

@@ -90,8 +90,9 @@ void AtomicDir::commit() {
     replace_existing();
   } else {
     fs::rename(temp_, final_, ec);
-    if (ec) fail("cannot move the finished output into place: " + ec.message(), final_,
-                 "check write permission on the parent directory");
+    if (ec)
+      fail("cannot move the finished output into place: " + ec.message(), final_,
+           "check write permission on the parent directory");
   }
   committed_ = true;
 }
@@ -101,8 +102,9 @@ void AtomicDir::replace_existing() {
   fs::path old = sibling_name(final_, "old");
   std::error_code ec;
   fs::rename(final_, old, ec);
-  if (ec) fail("cannot move the existing output directory aside: " + ec.message(), final_,
-               "check write permission on it and its parent, or choose another --out");
+  if (ec)
+    fail("cannot move the existing output directory aside: " + ec.message(), final_,
+         "check write permission on it and its parent, or choose another --out");
   fs::rename(temp_, final_, ec);
   if (ec) {
     std::error_code restore_ec;

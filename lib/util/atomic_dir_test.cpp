@@ -46,7 +46,8 @@ TEST_CASE("the temporary directory is a hidden sibling; commit renames it into p
   AtomicDir dir(out.string(), false);
   fs::path temp = dir.path();
   CHECK(temp.parent_path() == scratch.path);
-  CHECK(temp.filename().string().rfind(".run.modrec-tmp-" + std::to_string(getpid()) + "-", 0) == 0);
+  CHECK(temp.filename().string().rfind(".run.modrec-tmp-" + std::to_string(getpid()) + "-", 0) ==
+        0);
   CHECK(fs::is_directory(temp));
   CHECK_FALSE(fs::exists(out));
   touch(temp / "manifest.json", "m");

@@ -7,7 +7,9 @@
 namespace modrec {
 
 Error::Error(Exit code, std::string what, std::string where, std::string hint)
-    : std::runtime_error(std::move(what)), code_(code), where_(std::move(where)),
+    : std::runtime_error(std::move(what)),
+      code_(code),
+      where_(std::move(where)),
       hint_(std::move(hint)) {}
 
 Error write_error(const std::string& what, const std::string& path) {
@@ -25,8 +27,9 @@ std::string Error::line() const {
 
 namespace {
 bool is_noise(const std::string& line) {
-  static const char* noise[] = {"Traceback", "Exception raised from", "frame #", "  File \"",
-                                "The following operation failed", "RuntimeError: The following"};
+  static const char* noise[] = {
+      "Traceback", "Exception raised from",          "frame #",
+      "  File \"", "The following operation failed", "RuntimeError: The following"};
   for (const char* n : noise)
     if (line.rfind(n, 0) == 0) return true;
   return line.find_first_not_of(" \t\r") == std::string::npos;

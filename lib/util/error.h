@@ -13,7 +13,7 @@ enum class Exit : int {
   model_failed = 4,  // the model raised on the given input
   write_failed = 5,  // output could not be written
   // 6 is the pip launcher's (python/modrec/__main__.py): torch missing or of another release.
-  internal = 70,     // a bug in modrec, not in the input (sysexits.h's EX_SOFTWARE)
+  internal = 70,  // a bug in modrec, not in the input (sysexits.h's EX_SOFTWARE)
 };
 
 // Rendered as one line: "modrec: error: <what> (<where>): <hint>".

@@ -11,11 +11,16 @@ namespace {
 
 spdlog::level::level_enum spdlog_level(Level level) {
   switch (level) {
-    case Level::trace: return spdlog::level::trace;
-    case Level::debug: return spdlog::level::debug;
-    case Level::info: return spdlog::level::info;
-    case Level::warn: return spdlog::level::warn;
-    case Level::error: return spdlog::level::err;
+    case Level::trace:
+      return spdlog::level::trace;
+    case Level::debug:
+      return spdlog::level::debug;
+    case Level::info:
+      return spdlog::level::info;
+    case Level::warn:
+      return spdlog::level::warn;
+    case Level::error:
+      return spdlog::level::err;
   }
   return spdlog::level::info;
 }

@@ -2,7 +2,8 @@
 //
 // spdlog writes it, behind util/log.cpp alone: used header-only (the pip wheel cannot carry
 // Debian's shared spdlog and fmt), its headers are slow to compile in every file that includes
-// them (README, Development: build time). A message is built from its parts only when its level is shown.
+// them (README, Development: build time). A message is built from its parts only when its level is
+// shown.
 #pragma once
 #include <sstream>
 #include <string>
@@ -27,13 +28,21 @@ void at(Level level, const Parts&... parts) {
   write(level, message.str());
 }
 template <class... Parts>
-void debug(const Parts&... parts) { at(Level::debug, parts...); }
+void debug(const Parts&... parts) {
+  at(Level::debug, parts...);
+}
 template <class... Parts>
-void info(const Parts&... parts) { at(Level::info, parts...); }
+void info(const Parts&... parts) {
+  at(Level::info, parts...);
+}
 template <class... Parts>
-void warn(const Parts&... parts) { at(Level::warn, parts...); }
+void warn(const Parts&... parts) {
+  at(Level::warn, parts...);
+}
 template <class... Parts>
-void error(const Parts&... parts) { at(Level::error, parts...); }
+void error(const Parts&... parts) {
+  at(Level::error, parts...);
+}
 
 // Seconds with six decimals, as the -v timing lines print them (scripts/bench reads those).
 std::string seconds(double s);

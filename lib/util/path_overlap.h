@@ -17,8 +17,9 @@ struct FlagPath {
 std::vector<FlagPath> flag_paths(const std::vector<std::string>& paths, const std::string& flag);
 
 // Throws Error(usage) naming both paths and flags when `out` is equal to, inside, or around one
-// of `inputs` (an empty path: none given). Paths are compared as they resolve (symbolic links, "..", relative to the working
-// directory); a glob input counts as the directory its pattern starts in.
+// of `inputs` (an empty path: none given). Paths are compared as they resolve (symbolic links,
+// "..", relative to the working directory); a glob input counts as the directory its pattern starts
+// in.
 void refuse_output_over_inputs(const FlagPath& out, const std::vector<FlagPath>& inputs);
 
 }  // namespace modrec

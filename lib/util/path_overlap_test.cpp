@@ -14,8 +14,9 @@ using namespace modrec;
 namespace {
 
 std::pair<Exit, std::string> check(const std::string& out, const std::string& input) {
-  return testing::error_of(
-      [&] { refuse_output_over_inputs({out, "--out"}, {{"", "--grad"}, {input, "--input"}}); });
+  return testing::error_of([&] {
+    refuse_output_over_inputs({out, "--out"}, {{"", "--grad"}, {input, "--input"}});
+  });
 }
 
 }  // namespace

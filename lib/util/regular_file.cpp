@@ -10,13 +10,20 @@ std::string non_regular_kind(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return "";
   switch (st.st_mode & S_IFMT) {
-    case S_IFREG: return "";
-    case S_IFDIR: return "a directory";
-    case S_IFCHR: return "a character device";
-    case S_IFBLK: return "a block device";
-    case S_IFIFO: return "a FIFO (named pipe)";
-    case S_IFSOCK: return "a socket";
-    default: return "not a regular file";
+    case S_IFREG:
+      return "";
+    case S_IFDIR:
+      return "a directory";
+    case S_IFCHR:
+      return "a character device";
+    case S_IFBLK:
+      return "a block device";
+    case S_IFIFO:
+      return "a FIFO (named pipe)";
+    case S_IFSOCK:
+      return "a socket";
+    default:
+      return "not a regular file";
   }
 }
 
@@ -30,8 +37,9 @@ void require_regular_file(const std::string& path, const std::string& what) {
 void require_file_output(const std::string& path) {
   const std::string kind = non_regular_kind(path);
   if (!kind.empty())
-    throw Error(Exit::write_failed, "the output path is " + kind + ", not a file modrec may replace",
-                path, "give the path of a file to write");
+    throw Error(Exit::write_failed,
+                "the output path is " + kind + ", not a file modrec may replace", path,
+                "give the path of a file to write");
 }
 
 }  // namespace modrec

@@ -34,7 +34,8 @@ TEST_CASE("regular files and missing paths pass; devices, FIFOs, sockets and dir
   CHECK_NOTHROW(require_file_output(file));
   CHECK_NOTHROW(require_file_output(dir + "/new.html"));
 
-  const auto [code, line] = testing::error_of([] { require_regular_file("/dev/zero", "input file"); });
+  const auto [code, line] =
+      testing::error_of([] { require_regular_file("/dev/zero", "input file"); });
   CHECK(code == Exit::bad_input);
   CHECK(line.find("input file is a character device, not a regular file (/dev/zero)") !=
         std::string::npos);

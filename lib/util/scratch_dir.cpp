@@ -9,8 +9,7 @@ namespace modrec {
 namespace {
 
 std::filesystem::path make_scratch(const std::string& prefix) {
-  std::string pattern =
-      (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
   if (!::mkdtemp(pattern.data()))
     throw Error(Exit::write_failed, "cannot create a scratch directory", pattern,
                 "set TMPDIR to a writable directory");

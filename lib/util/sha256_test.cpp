@@ -23,8 +23,10 @@ std::string first_word_of(const std::string& command) {
 }
 
 std::string hashlib_of_file(const std::string& path) {
-  return first_word_of("'" MODREC_PYTHON "' -c \"import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb')"
-                       ".read()).hexdigest())\" '" + path + "'");
+  return first_word_of("'" MODREC_PYTHON
+                       "' -c \"import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb')"
+                       ".read()).hexdigest())\" '" +
+                       path + "'");
 }
 
 void write(const std::string& path, const std::string& bytes) {
@@ -54,9 +56,12 @@ TEST_CASE("sha256_hex matches hashlib on short vectors and every padding boundar
 
 TEST_CASE("sha256_file matches sha256sum on the empty file, 'abc' and 1 MB") {
   ScratchDir dir;
-  struct Case { const char* name; std::string bytes; };
-  for (const Case& c : {Case{"empty", ""}, Case{"abc", "abc"},
-                        Case{"mb", generated_bytes(1000 * 1000 + 7)}}) {
+  struct Case {
+    const char* name;
+    std::string bytes;
+  };
+  for (const Case& c :
+       {Case{"empty", ""}, Case{"abc", "abc"}, Case{"mb", generated_bytes(1000 * 1000 + 7)}}) {
     std::string path = (dir.path / c.name).string();
     write(path, c.bytes);
     CAPTURE(c.name);

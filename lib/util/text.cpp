@@ -18,8 +18,10 @@ std::string csv_field(const std::string& value) {
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> out{""};
   for (char c : text) {
-    if (c == separator) out.emplace_back();
-    else out.back() += c;
+    if (c == separator)
+      out.emplace_back();
+    else
+      out.back() += c;
   }
   return out;
 }

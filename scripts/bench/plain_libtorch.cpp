@@ -13,8 +13,9 @@
 // fresh tensor (what a plain data loader does), for the data-at-scale benchmark's samples/s.
 //
 // forward: one forward under NoGradGuard; backward: forward with autograd on plus
-// sum().backward() of the first output. On the GPU a repetition ends when the device is done. Parameter gradients are reset between repetitions so that
-// every repetition does what modrec's single pass does (no accumulation into existing grads).
+// sum().backward() of the first output. On the GPU a repetition ends when the device is done.
+// Parameter gradients are reset between repetitions so that every repetition does what modrec's
+// single pass does (no accumulation into existing grads).
 #include <ATen/Parallel.h>
 #include <torch/cuda.h>
 #include <torch/optim/sgd.h>
@@ -93,7 +94,8 @@ std::vector<int64_t> npy_shape(int fd, off_t& data_at) {
   char head[4096] = {};
   const ssize_t n = pread(fd, head, sizeof head, 0);
   const std::string text(head, n > 0 ? static_cast<size_t>(n) : 0);
-  if (text.find("'<f4'") == std::string::npos || text.find("'fortran_order': False") == std::string::npos)
+  if (text.find("'<f4'") == std::string::npos ||
+      text.find("'fortran_order': False") == std::string::npos)
     throw std::runtime_error("--stream-npy needs a C-order float32 .npy");
   data_at = static_cast<off_t>(text.find('\n') + 1);
   std::vector<int64_t> shape;
@@ -123,8 +125,11 @@ int stream_npy(torch::jit::Module& model, const std::string& path, int64_t batch
   }
   const double seconds = seconds_since(start);
   close(fd);
-  std::cout << nlohmann::json{{"samples", samples}, {"batch_size", batch}, {"seconds", seconds},
-                              {"samples_per_s", samples / seconds}}.dump()
+  std::cout << nlohmann::json{{"samples", samples},
+                              {"batch_size", batch},
+                              {"seconds", seconds},
+                              {"samples_per_s", samples / seconds}}
+                   .dump()
             << "\n";
   return 0;
 }
@@ -196,10 +201,10 @@ int main(int argc, char** argv) {
     times.push_back(t.wall_s);
     cpu_times.push_back(t.cpu_s);
   }
-  const nlohmann::json report = {{"model", model_path},     {"mode", mode},
-                                 {"threads", threads},      {"shape", input.sizes().vec()}, {"device", device},
-                                 {"load_s", load_s},        {"input_s", input_s},
-                                 {"times_s", times},        {"cpu_times_s", cpu_times}};
+  const nlohmann::json report = {
+      {"model", model_path},          {"mode", mode},     {"threads", threads},
+      {"shape", input.sizes().vec()}, {"device", device}, {"load_s", load_s},
+      {"input_s", input_s},           {"times_s", times}, {"cpu_times_s", cpu_times}};
   std::cout << report.dump() << "\n";
   return 0;
 }

@@ -21,11 +21,13 @@ int main() {
     modrec::RunningStats s;
     const auto t0 = std::chrono::steady_clock::now();
     s.add(data.data(), data.size());
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best = std::min(best,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   std::cout << nlohmann::json{{"elements", data.size()},
                               {"ns_per_element", best * 1e9 / static_cast<double>(data.size())},
-                              {"gb_per_s", static_cast<double>(data.size() * sizeof(float)) / best / 1e9},
+                              {"gb_per_s",
+                               static_cast<double>(data.size() * sizeof(float)) / best / 1e9},
                               {"avx2", modrec::avx2_float_kernels() != nullptr}}
             << "\n";
 }

@@ -13,7 +13,8 @@ namespace modrec::fuzz {
 
 inline const std::string& scratch_path() {
   static const std::string path = [] {
-    std::filesystem::path dir = std::filesystem::exists("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
+    std::filesystem::path dir =
+        std::filesystem::exists("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
     return (dir / ("modrec-fuzz-" + std::to_string(getpid()) + ".bin")).string();
   }();
   return path;

@@ -31,8 +31,8 @@ std::vector<int> return_order(const CallTrace& trace) {
 void AccumulatedLayers::merge(std::deque<CapturedCall>& captured, const PassCalls& calls) {
   const std::vector<int> returned = return_order(calls.trace);
   for (const CapturedCall& c : captured) {
-    LayerRecording& layer =
-        layer_for(calls.labels[c.call], c.module, calls.numbers[c.call], calls.trace.calls[c.call].traced_away);
+    LayerRecording& layer = layer_for(calls.labels[c.call], c.module, calls.numbers[c.call],
+                                      calls.trace.calls[c.call].traced_away);
     if (layer.returned < 0) layer.returned = returned[c.call];  // the first pass's order
     for (Capture capture : captures_.list())
       if (!is_module_capture(capture)) layer.sink(capture).add(captured_value(c, capture));
@@ -80,7 +80,7 @@ void AccumulatedLayers::add_param_grads(const InstrumentedModel& model) {
 }
 
 void AccumulatedLayers::merge_params(const InstrumentedModel& model, const PassCalls& calls,
-                                  BatchFile* file) {
+                                     BatchFile* file) {
   if (!captures_.param && !captures_.param_grad) return;
   for (const auto& [module, index] : param_owner_) {
     LayerRecording& layer = layers_[index];
@@ -96,7 +96,7 @@ void AccumulatedLayers::merge_params(const InstrumentedModel& model, const PassC
 }
 
 LayerRecording& AccumulatedLayers::layer_for(const std::string& label, int module, int number,
-                                          bool traced_away) {
+                                             bool traced_away) {
   auto it = by_label_.find(label);
   if (it != by_label_.end()) return layers_[it->second];
   const Module& m = tree_.modules[module];

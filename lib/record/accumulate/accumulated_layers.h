@@ -24,8 +24,11 @@ class AccumulatedLayers {
  public:
   // Tensor files go under `run_dir`/tensors.
   AccumulatedLayers(const ModuleTree& tree, CaptureSet captures, SaveFormat save, Reduce reduce,
-                 std::string run_dir)
-      : tree_(tree), captures_(captures), save_(save), reduce_(reduce),
+                    std::string run_dir)
+      : tree_(tree),
+        captures_(captures),
+        save_(save),
+        reduce_(reduce),
         run_dir_(std::move(run_dir)) {}
 
   // Adds each captured call's values to its layer's sinks (statistics, spooled tensors).

@@ -61,7 +61,8 @@ nlohmann::json CaptureSink::non_tensor_values() const {
   // holds None where no gradient arrived).
   if (capture_ != Capture::input && capture_ != Capture::output) return out;
   for_each_non_tensor(structure_, [&](const std::string& at, const c10::IValue& v) {
-    out.push_back({{"at", at}, {"type", v.isNone() ? "None" : v.type()->str()}, {"value", json_of(v)}});
+    out.push_back(
+        {{"at", at}, {"type", v.isNone() ? "None" : v.type()->str()}, {"value", json_of(v)}});
   });
   return out;
 }
@@ -87,8 +88,8 @@ void CaptureSink::keep(size_t i, const StoredTensor& stored) {
 
 at::Tensor CaptureSink::result(size_t i) {
   if (reduce_ == Reduce::none) return spools_[i].take();
-  at::Tensor r = reduce_ == Reduce::mean && samples_ > 0 ? reduced_[i] / double(samples_)
-                                                         : reduced_[i];
+  at::Tensor r =
+      reduce_ == Reduce::mean && samples_ > 0 ? reduced_[i] / double(samples_) : reduced_[i];
   return r.to(saved_dtype(i) == "float64" ? at::kDouble : at::kFloat);
 }
 

@@ -26,7 +26,10 @@ class CaptureSink {
   // Files go under `run_dir` (the run's temporary directory).
   CaptureSink(SaveFormat save, Reduce reduce, std::string run_dir, std::string label,
               Capture capture)
-      : save_(save), reduce_(reduce), run_dir_(std::move(run_dir)), label_(std::move(label)),
+      : save_(save),
+        reduce_(reduce),
+        run_dir_(std::move(run_dir)),
+        label_(std::move(label)),
         capture_(capture) {}
 
   // Tensors with names (a module's parameters) are written one file each,
@@ -58,7 +61,7 @@ class CaptureSink {
 
  private:
   void start(const CapturedValue& value);
-  std::string relative_dir() const;  // tensors/<label>
+  std::string relative_dir() const;       // tensors/<label>
   std::string file_stem(size_t i) const;  // <capture>[.<i> | .<name>]
   void keep(size_t i, const StoredTensor& stored);
   at::Tensor result(size_t i);
@@ -74,7 +77,7 @@ class CaptureSink {
   std::vector<std::vector<int64_t>> shapes_;
   std::vector<std::string> dtypes_;
   std::vector<TensorSpool> spools_;  // without --reduce
-  std::vector<at::Tensor> reduced_;               // with --reduce
+  std::vector<at::Tensor> reduced_;  // with --reduce
   int64_t samples_ = 0;
 };
 

@@ -18,7 +18,7 @@ struct LayerRecording {
   std::string label;
   std::string path;
   std::string type;
-  int call = 1;  // which call of this module instance, from 1
+  int call = 1;              // which call of this module instance, from 1
   bool traced_away = false;  // the call passed no data (Call::traced_away): nothing recorded
   std::vector<CaptureRecording> captures;
   // With param_grad: the labels of every call of the module (in the last pass), whose

@@ -15,7 +15,8 @@ namespace {
 
 // Batches of rows 0..n-1 of numpy.arange(n * 3).reshape(n, 3), split at `cuts`.
 std::vector<at::Tensor> arange_batches(at::ScalarType type, std::vector<int64_t> cuts, int64_t n) {
-  at::Tensor all = at::arange(n * 3, at::TensorOptions().dtype(at::kFloat)).reshape({n, 3}).to(type);
+  at::Tensor all =
+      at::arange(n * 3, at::TensorOptions().dtype(at::kFloat)).reshape({n, 3}).to(type);
   std::vector<at::Tensor> out;
   int64_t start = 0;
   for (int64_t cut : cuts) out.push_back(all.narrow(0, start, cut - start)), start = cut;
@@ -46,10 +47,15 @@ std::string spool_npy(const std::string& name, const std::vector<at::Tensor>& ba
 bool numpy_reads(const std::string& path, const std::string& dtype, int64_t n) {
   return test::python_ok(
       "import numpy, sys\n"
-      "a = numpy.load(" + test::shell_quote(path) + ")\n"
-      "want = numpy.arange(" + std::to_string(n * 3) + ").reshape(" + std::to_string(n) +
-      ", 3).astype('" + dtype + "')\n"
-      "f = open(" + test::shell_quote(path) + ", 'rb'); f.read(8)\n"
+      "a = numpy.load(" +
+      test::shell_quote(path) +
+      ")\n"
+      "want = numpy.arange(" +
+      std::to_string(n * 3) + ").reshape(" + std::to_string(n) + ", 3).astype('" + dtype +
+      "')\n"
+      "f = open(" +
+      test::shell_quote(path) +
+      ", 'rb'); f.read(8)\n"
       "aligned = (10 + int.from_bytes(f.read(2), 'little')) % 64 == 0\n"
       "sys.exit(0 if a.dtype == want.dtype and a.shape == want.shape and (a == want).all() "
       "and aligned else 1)");
@@ -97,8 +103,8 @@ TEST_CASE("take() reads the batches back as at::cat, dtype kept") {
 }
 
 TEST_CASE("batches that cannot be concatenated are refused") {
-  CHECK(error_of({at::zeros({2, 3}), at::zeros({2, 4})}).find("cannot concatenate batches: shapes differ") !=
-        std::string::npos);
+  CHECK(error_of({at::zeros({2, 3}), at::zeros({2, 4})})
+            .find("cannot concatenate batches: shapes differ") != std::string::npos);
   CHECK(error_of({at::zeros({2, 3}), at::zeros({2, 3}, at::kDouble)}).find("shapes differ") !=
         std::string::npos);
   CHECK(error_of({at::zeros({}), at::zeros({})}).find("0-dim") != std::string::npos);

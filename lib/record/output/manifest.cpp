@@ -19,12 +19,10 @@ nlohmann::json inputs_json(const RecordManifest& run) {
     sources.push_back(source_json(*s));
   }
   const SourcePtr& targets = run.batches_run.targets();
-  return {{"files", run.inputs.files},
-          {"sizes", run.inputs.sizes},
-          {"seed", run.inputs.seed},
-          {"tensors", tensors},
-          {"sources", sources},
-          {"targets", targets ? source_json(*targets) : nlohmann::json()}};
+  return {
+      {"files", run.inputs.files}, {"sizes", run.inputs.sizes},
+      {"seed", run.inputs.seed},   {"tensors", tensors},
+      {"sources", sources},        {"targets", targets ? source_json(*targets) : nlohmann::json()}};
 }
 
 nlohmann::json edits_json(const EditOptions& edits) {
@@ -35,7 +33,9 @@ nlohmann::json edits_json(const EditOptions& edits) {
 
 nlohmann::json nonfinite_json(const std::optional<FirstNonFinite>& first) {
   if (!first) return nullptr;
-  return {{"batch", first->batch}, {"label", first->label}, {"path", first->path},
+  return {{"batch", first->batch},
+          {"label", first->label},
+          {"path", first->path},
           {"capture", capture_name(first->capture)}};
 }
 
@@ -78,8 +78,12 @@ nlohmann::json captures_json(const LayerRecording& layer) {
 nlohmann::json layers_json(const std::vector<LayerRecording>& layers) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& layer : layers) {
-    out.push_back({{"label", layer.label}, {"path", layer.path}, {"type", layer.type},
-                   {"call", layer.call}, {"returned", layer.returned}, {"captures", captures_json(layer)}});
+    out.push_back({{"label", layer.label},
+                   {"path", layer.path},
+                   {"type", layer.type},
+                   {"call", layer.call},
+                   {"returned", layer.returned},
+                   {"captures", captures_json(layer)}});
     if (layer.traced_away) out.back()["traced_away"] = true;
   }
   return out;
@@ -89,16 +93,16 @@ nlohmann::json layers_json(const std::vector<LayerRecording>& layers) {
 
 nlohmann::json manifest_json(const RecordManifest& run) {
   nlohmann::json manifest = manifest_header({modrec_version(), libtorch_version(), run.model.path});
-  manifest.update({
-          {"inputs", inputs_json(run)},
-          {"options", options_json(run)},
-          {"batches", run.batches.size()},
-          {"kept_batches", run.batches},
-          {"first_nonfinite", nonfinite_json(run.first_nonfinite)},
-          {"shard", shard_json(run.inputs.shard, run.batches_run.range())},
-          {"samples", run.batches_run.range().size()},
-          {"total_samples", or_null(run.batches_run.total_samples() >= 0, run.batches_run.total_samples())},
-          {"layers", layers_json(run.layers)}});
+  manifest.update({{"inputs", inputs_json(run)},
+                   {"options", options_json(run)},
+                   {"batches", run.batches.size()},
+                   {"kept_batches", run.batches},
+                   {"first_nonfinite", nonfinite_json(run.first_nonfinite)},
+                   {"shard", shard_json(run.inputs.shard, run.batches_run.range())},
+                   {"samples", run.batches_run.range().size()},
+                   {"total_samples",
+                    or_null(run.batches_run.total_samples() >= 0, run.batches_run.total_samples())},
+                   {"layers", layers_json(run.layers)}});
   return manifest;
 }
 

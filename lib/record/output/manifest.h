@@ -21,7 +21,7 @@ struct RecordManifest {
   const RecordOptions& options;
   const std::vector<int64_t>& batches;  // the numbers of the batches recorded (--when)
   const std::optional<FirstNonFinite>& first_nonfinite;  // --when nonfinite
-  const std::vector<LayerRecording>& layers;  // their files written (write_tensor_files)
+  const std::vector<LayerRecording>& layers;             // their files written (write_tensor_files)
 };
 
 nlohmann::json manifest_json(const RecordManifest& run);

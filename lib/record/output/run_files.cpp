@@ -15,8 +15,8 @@ std::vector<RunLayer> recorded_stats(const std::vector<LayerRecording>& layers) 
       RunCapture capture{capture_name(c.capture), {}, {}};
       for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
         const std::string name = c.sink.tensor_names().empty() ? "" : c.sink.tensor_names()[i];
-        capture.tensors.push_back({static_cast<int>(i), name, c.sink.shape(i), c.sink.dtype(i),
-                                   c.sink.stats(i)});
+        capture.tensors.push_back(
+            {static_cast<int>(i), name, c.sink.shape(i), c.sink.dtype(i), c.sink.stats(i)});
       }
       r.captures.push_back(std::move(capture));
     }

@@ -43,15 +43,19 @@ bool has_repeats(const std::vector<at::Tensor>& tensors) {
 
 CapturedValue captured_value(const CapturedCall& call, Capture capture) {
   switch (capture) {
-    case Capture::input: return call.input;
-    case Capture::output: return call.output;
+    case Capture::input:
+      return call.input;
+    case Capture::output:
+      return call.output;
     case Capture::grad_input: {
       std::vector<c10::IValue> places(call.num_args, c10::IValue(at::Tensor()));
       return gather(one_or_tuple(std::move(places)), call.grad_input);
     }
-    case Capture::grad_output: return gather(call.output_skeleton, call.grad_output);
+    case Capture::grad_output:
+      return gather(call.output_skeleton, call.grad_output);
     case Capture::param:
-    case Capture::param_grad: break;  // the module's, not the call's: AccumulatedLayers
+    case Capture::param_grad:
+      break;  // the module's, not the call's: AccumulatedLayers
   }
   return {};
 }

@@ -45,8 +45,8 @@ struct CapturedCall {
   std::vector<GradientSlot> grad_input;   // per positional argument
 };
 
-// The value of one capture of the call (not param, param_grad), once backward is done. A single argument or tensor stays itself,
-// several become a tuple; gradients that never arrived are None.
+// The value of one capture of the call (not param, param_grad), once backward is done. A single
+// argument or tensor stays itself, several become a tuple; gradients that never arrived are None.
 CapturedValue captured_value(const CapturedCall& call, Capture capture);
 
 class Recorder : public CallHooks {

@@ -37,10 +37,10 @@ void add_as(RunningStats& stats, const at::Tensor& t) {
 }
 
 Error unsupported(const at::Tensor& t) {
-  return Error(Exit::model_failed,
-               std::string("statistics of dtype ") + c10::toString(t.scalar_type()) +
-                   " are not supported",
-               "record", "record real-valued layers only");
+  return Error(
+      Exit::model_failed,
+      std::string("statistics of dtype ") + c10::toString(t.scalar_type()) + " are not supported",
+      "record", "record real-valued layers only");
 }
 
 }  // namespace
@@ -48,17 +48,27 @@ Error unsupported(const at::Tensor& t) {
 void add_tensor(RunningStats& stats, const at::Tensor& tensor) {
   at::Tensor t = tensor.detach().cpu().contiguous();
   switch (t.scalar_type()) {
-    case at::kFloat: return add_as<float>(stats, t);
-    case at::kDouble: return add_as<double>(stats, t);
-    case at::kLong: return add_as<int64_t>(stats, t);
-    case at::kInt: return add_as<int32_t>(stats, t);
-    case at::kShort: return add_as<int16_t>(stats, t);
-    case at::kChar: return add_as<int8_t>(stats, t);
-    case at::kByte: return add_as<uint8_t>(stats, t);
-    case at::kBool: return add_as<bool>(stats, t);
+    case at::kFloat:
+      return add_as<float>(stats, t);
+    case at::kDouble:
+      return add_as<double>(stats, t);
+    case at::kLong:
+      return add_as<int64_t>(stats, t);
+    case at::kInt:
+      return add_as<int32_t>(stats, t);
+    case at::kShort:
+      return add_as<int16_t>(stats, t);
+    case at::kChar:
+      return add_as<int8_t>(stats, t);
+    case at::kByte:
+      return add_as<uint8_t>(stats, t);
+    case at::kBool:
+      return add_as<bool>(stats, t);
     case at::kHalf:
-    case at::kBFloat16: return add_as<float>(stats, t.to(at::kFloat));
-    default: throw unsupported(t);
+    case at::kBFloat16:
+      return add_as<float>(stats, t.to(at::kFloat));
+    default:
+      throw unsupported(t);
   }
 }
 
@@ -106,10 +116,9 @@ TensorSummary summarize_on_device(const at::Tensor& t) {
   const at::Tensor max = at::where(finite, x, at::full({}, -inf, x.options())).max();
   const at::Tensor abs_max = at::where(n > 0, at::maximum(min.abs(), max.abs()), zero);
   const auto [counts, at_top] = histogram_on_device(x, finite, abs_max, kBins);
-  const at::Tensor scalars = at::stack({n, at::isnan(x).sum().to(at::kDouble),
-                                        (x == 0).sum().to(at::kDouble), mean,
-                                        (deviation * deviation).sum(), min, max,
-                                        at_top.to(at::kDouble)});
+  const at::Tensor scalars =
+      at::stack({n, at::isnan(x).sum().to(at::kDouble), (x == 0).sum().to(at::kDouble), mean,
+                 (deviation * deviation).sum(), min, max, at_top.to(at::kDouble)});
   const at::Tensor host = at::cat({scalars, counts.to(at::kDouble)}).cpu();  // the one copy
   const double* v = host.data_ptr<double>();
   RunningStats::Parts parts;
