@@ -20,7 +20,8 @@ Command add_record(CLI::App& app, const bool& quiet) {
       "  modrec record model.pt --input x.pt --layers all --capture param,param_grad --out run\n"
       "  modrec record model.pt --input x.pt --layers all --edit 2-3=zero --out ablated\n"
       "  modrec record model.pt --input x.pt --batch-size 8 --layers all --when nonfinite --out "
-      "nan");
+      "nan\n"
+      "  modrec record model.pt --input x.pt --batch-size 8 --layers all --tensorboard tb");
   auto job = std::make_shared<RecordJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
@@ -49,6 +50,9 @@ Command add_record(CLI::App& app, const bool& quiet) {
                   "none, sum or mean over samples (default none)");
   cmd->add_option("--out", job->out, "output directory (default modrec-out)");
   cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
+  cmd->add_option("--tensorboard", job->tensorboard,
+                  "also write a TensorBoard event file there, batch by batch: each recorded "
+                  "capture's std, abs_max, mean, non-finite count and histogram");
   add_enum_option(*cmd, "--format", job->format, record_format_names(),
                   "text or json (json prints the manifest to stdout)");
   return {cmd, [job, model, &quiet] {
@@ -56,6 +60,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
             job->progress = progress_bar(quiet);
             run_record_job(*job, std::cout);
             log::info("recorded into ", job->out);
+            suggest_viewers(quiet, job->out, job->tensorboard);
             return 0;
           }};
 }

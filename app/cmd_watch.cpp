@@ -75,12 +75,17 @@ Command add_watch(CLI::App& app, const bool& quiet) {
   cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
   cmd->add_option("--save-model", job->save_model,
                   "write the trained model (torch.jit.load reads it)");
+  cmd->add_option("--tensorboard", job->tensorboard,
+                  "also write a TensorBoard event file there, step by step: the loss, and each "
+                  "recorded capture's std, abs_max, mean, non-finite count (update_ratio) and "
+                  "histogram");
   return {cmd, [job, model, &quiet] {
             model->resolve(job->model);
             job->progress = progress_bar(quiet);
-            const auto stopped = run_watch_job(*job);
+            const auto [steps, stopped] = run_watch_job(*job);
             if (!stopped) {
-              log::info("trained ", job->train.steps, " steps, recorded into ", job->out);
+              log::info("trained ", steps, " steps, recorded into ", job->out);
+              suggest_viewers(quiet, job->out, job->tensorboard);
               return 0;
             }
             const std::string where = stopped->label.empty()

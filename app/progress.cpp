@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "util/log.h"
+
 namespace modrec::cli {
 
 std::function<void(int, int)> progress_bar(bool quiet) {
@@ -17,6 +19,12 @@ std::function<void(int, int)> progress_bar(bool quiet) {
     if (done == total) std::fputc('\n', stderr);
     std::fflush(stderr);
   };
+}
+
+void suggest_viewers(bool quiet, const std::string& run_dir, const std::string& tensorboard_dir) {
+  if (quiet || !isatty(STDERR_FILENO)) return;
+  log::info("open it with: modrec report ", run_dir,
+            tensorboard_dir.empty() ? "" : "; tensorboard --logdir " + tensorboard_dir);
 }
 
 }  // namespace modrec::cli

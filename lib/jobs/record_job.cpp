@@ -1,5 +1,7 @@
 #include "jobs/record_job.h"
 
+#include <optional>
+
 #include "jobs/session.h"
 #include "record/recording.h"
 #include "record/pass/tensor_stats.h"
@@ -22,7 +24,10 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   if (!job.inputs.given())
     throw Error(Exit::usage, "record needs an input", "--input",
                 "give --input FILE or --input-size SHAPE");
-  refuse_output_over_inputs({job.out, "--out"}, paths_read(job.model, job.inputs, job.record));
+  std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
+  refuse_output_over_inputs({job.out, "--out"}, read);
+  read.push_back({job.out, "--out"});  // TensorBoard's directory lives on beside the run
+  refuse_output_over_inputs({job.tensorboard, "--tensorboard"}, read);
   AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
   InterruptGuard interrupts;
   Stopwatch clock;
@@ -33,6 +38,8 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   const InputBatches batches =
       session.batches(job.inputs, job.record.batch_size, job.record.targets_file);
   Recording recording(session.model, job.record, dir.path());
+  std::optional<EventFile> events;
+  if (!job.tensorboard.empty()) recording.write_events_to(&events.emplace(job.tensorboard));
   recording.run(batches, job.progress);
   clock.lap();
   const std::string manifest = recording.write(job.model, job.inputs, batches);

@@ -18,6 +18,7 @@ struct RecordJob {
   RecordOptions record;
   std::string out = "modrec-out";
   bool force = false;
+  std::string tensorboard;                            // --tensorboard DIR; empty: none
   RecordFormat format = RecordFormat::text;           // --format
   std::function<void(int done, int total)> progress;  // after each batch
 };

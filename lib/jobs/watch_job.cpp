@@ -12,7 +12,7 @@
 #include "util/regular_file.h"
 
 namespace modrec {
-std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
+WatchOutcome run_watch_job(const WatchJob& job) {
   job.train.validate();
   job.record.validate();
   if (job.inputs.files.empty())
@@ -21,6 +21,8 @@ std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   read.push_back({job.train.targets_file, "--targets"});
   refuse_output_over_inputs({job.out, "--out"}, read);
   refuse_output_over_inputs({job.save_model, "--save-model"}, read);
+  read.push_back({job.out, "--out"});  // TensorBoard's directory lives on beside the run
+  refuse_output_over_inputs({job.tensorboard, "--tensorboard"}, read);
   if (!job.save_model.empty()) require_file_output(job.save_model);
   AtomicDir dir(job.out, job.force);
   InterruptGuard interrupts;
@@ -35,7 +37,7 @@ std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   StepBatches batches(data.inputs, targets, job.train.batch_size, job.train.shuffle);
   TrainOptions train = job.train;
   if (train.steps == 0) train.steps = batches.steps_per_pass();
-  StepSeries series(dir.path());
+  StepSeries series(dir.path(), job.tensorboard);
   Training training(session.model, job.record, train, dir.path());
   const auto stopped = training.run(batches, series, job.progress);
   write_file_atomic(
@@ -46,7 +48,7 @@ std::optional<TrainingStop> run_watch_job(const WatchJob& job) {
   if (!stopped && !job.save_model.empty())
     save_trained_model(session.model.module(), model.path, job.save_model);
   dir.commit();
-  return stopped;
+  return {train.steps, stopped};
 }
 
 }  // namespace modrec

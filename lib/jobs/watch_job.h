@@ -20,11 +20,17 @@ struct WatchJob {
   std::string out = "modrec-watch";
   bool force = false;
   std::string save_model;                             // --save-model FILE; empty: not saved
+  std::string tensorboard;                            // --tensorboard DIR; empty: none
   std::function<void(int done, int total)> progress;  // after each step
 };
 
-// Writes the run directory, also when a non-finite loss stopped training (then returned, and
-// the model is not saved).
-std::optional<TrainingStop> run_watch_job(const WatchJob& job);
+struct WatchOutcome {
+  int64_t steps = 0;                    // as resolved: --steps, or one pass
+  std::optional<TrainingStop> stopped;  // where a non-finite loss stopped training
+};
+
+// Writes the run directory, also when a non-finite loss stopped training (then the model is not
+// saved).
+WatchOutcome run_watch_job(const WatchJob& job);
 
 }  // namespace modrec

@@ -6,6 +6,7 @@
 #include "record/pass/batch_file.h"
 #include "record/pass/call_selection.h"
 #include "record/pass/recorder.h"
+#include "record/output/batch_events.h"
 #include "record/output/run_files.h"
 #include "run/device_sync.h"
 #include "run/forward.h"
@@ -62,7 +63,9 @@ void Recording::run(const InputBatches& batches,
     if (progress) progress(static_cast<int>(number), static_cast<int>(batches.count()));
   }
   throw_if_interrupted();
-  if (last) merge_params(*last);
+  if (!last) return;
+  merge_params(*last);
+  if (events_) write_module_events(*events_, kept_.back(), layers_.layers());
 }
 
 void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch& clock,
@@ -76,6 +79,9 @@ void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch&
   const double written = pass->disk_seconds();
   log::debug("timing: batch ", number, " pass ", log::seconds(clock.lap() - written), " s");
   if (keeps(*pass, number)) {
+    if (events_)
+      write_batch_events(*events_, number, pass->recorder->captured(), pass->calls(), model_.tree(),
+                         captures_);
     layers_.merge(pass->recorder->captured(), pass->calls());
     layers_.add_param_grads(model_);
     kept_.push_back(number);

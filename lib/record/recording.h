@@ -17,6 +17,7 @@
 #include "record/pass/nonfinite.h"
 #include "record/record_options.h"
 #include "record/accumulate/accumulated_layers.h"
+#include "tensorboard/event_file.h"
 #include "tensors/input_batches.h"
 #include "util/stopwatch.h"
 
@@ -32,6 +33,10 @@ class Recording {
   using Backward = std::function<void(const c10::IValue& output)>;
   Recording(InstrumentedModel& model, const RecordOptions& options, std::string dir,
             Backward backward = {});
+
+  // --tensorboard: each kept batch's statistics also go to `events` (record/output/batch_events.h);
+  // nullptr: none.
+  void write_events_to(EventFile* events) { events_ = events; }
 
   // Records each batch, read as its turn comes; `progress(done, total)` after each.
   // Interruptible between passes. Logs each pass's and each merge's time (-v).
@@ -74,6 +79,7 @@ class Recording {
   std::optional<FirstNonFinite> first_nonfinite_;
   AccumulatedLayers layers_;
   CallEdits edits_;
+  EventFile* events_ = nullptr;
 };
 
 }  // namespace modrec

@@ -39,8 +39,9 @@ struct StepSeries::Row {
   double update_ratio;  // NaN except for update rows
 };
 
-StepSeries::StepSeries(const std::string& dir)
+StepSeries::StepSeries(const std::string& dir, const std::string& tensorboard)
     : dir_(dir), csv_(dir + "/steps.csv"), jsonl_(dir + "/steps.jsonl") {
+  if (!tensorboard.empty()) tensorboard_ = std::make_unique<EventFile>(tensorboard);
   csv_ << "step,label,path,type,capture,tensor,name,shape,dtype";
   for (const auto& h : stats_csv_header()) csv_ << "," << h;
   csv_ << ",update_ratio,loss\n";
@@ -66,6 +67,13 @@ void StepSeries::add(int64_t step, double loss, const std::vector<LayerRecording
   csv_.flush();
   jsonl_.flush();
   if (!csv_ || !jsonl_) throw write_error("cannot write the step series", dir_ + "/steps.csv");
+  if (tensorboard_) tensorboard_->flush();
+}
+
+void StepSeries::add_loss(int64_t step, double loss) {
+  if (!tensorboard_) return;
+  tensorboard_->scalar(step, "loss", loss);
+  tensorboard_->flush();
 }
 
 void StepSeries::write(const Row& r) {
@@ -87,6 +95,11 @@ void StepSeries::write(const Row& r) {
   if (r.capture == "update") j["update_ratio"] = real_json(r.update_ratio);
   j["loss"] = real_json(r.loss);
   jsonl_ << j.dump() << "\n";
+  if (!tensorboard_) return;
+  const std::string tag =
+      statistics_tag(r.layer.path, r.layer.type, r.layer.label, r.capture, r.name, r.tensor);
+  tensorboard_->statistics(r.step, tag, r.stats);
+  if (r.capture == "update") tensorboard_->scalar(r.step, tag + "/update_ratio", r.update_ratio);
 }
 
 }  // namespace modrec

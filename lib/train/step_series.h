@@ -1,11 +1,14 @@
 // DIR/steps.csv and DIR/steps.jsonl of `watch` (docs/run-dir.md): one row per recorded step,
-// layer, capture and tensor, with every statistics field and the step's loss.
+// layer, capture and tensor, with every statistics field and the step's loss; and, with
+// --tensorboard, the same rows and every step's loss as TensorBoard scalars and histograms.
 #pragma once
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "record/accumulate/layer_recording.h"
+#include "tensorboard/event_file.h"
 #include "train/parameter_updates.h"
 
 namespace modrec {
@@ -13,11 +16,14 @@ namespace modrec {
 class StepSeries {
  public:
   // Creates both files under `dir`, headers written. Error(write_failed) when it cannot.
-  explicit StepSeries(const std::string& dir);
+  // `tensorboard`: a log directory for an event file too; empty: none.
+  explicit StepSeries(const std::string& dir, const std::string& tensorboard = "");
 
   // One recorded step: its layers' captures, then (per layer) its parameters' updates.
   void add(int64_t step, double loss, const std::vector<LayerRecording>& layers,
            const std::vector<ParameterUpdate>& updates);
+  // Every step's loss, recorded or not (TensorBoard's "loss"; the files have it on each row).
+  void add_loss(int64_t step, double loss);
 
  private:
   struct Row;
@@ -25,6 +31,7 @@ class StepSeries {
 
   std::string dir_;
   std::ofstream csv_, jsonl_;
+  std::unique_ptr<EventFile> tensorboard_;
 };
 
 }  // namespace modrec

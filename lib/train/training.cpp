@@ -76,6 +76,7 @@ std::optional<TrainingStop> Training::run(
       loss = backward(run_forward(model_, batch.inputs, {true}, none, trace), batch.targets);
     }
     losses_.push_back(loss);
+    series.add_loss(step, loss);
     if (!std::isfinite(loss)) return find_nonfinite(step, batch);
     std::optional<ParameterUpdates> updates;
     if (recording && train_.update) updates.emplace(model_, recording->layers());

@@ -1,0 +1,38 @@
+#include "record/output/batch_events.h"
+
+namespace modrec {
+
+void write_batch_events(EventFile& events, int64_t batch, const std::deque<CapturedCall>& captured,
+                        const PassCalls& calls, const ModuleTree& tree, CaptureSet captures) {
+  for (const CapturedCall& c : captured) {
+    const Module& m = tree.modules[c.module];
+    for (Capture capture : captures.list()) {
+      if (is_module_capture(capture)) continue;
+      const CapturedValue value = captured_value(c, capture);
+      for (size_t i = 0; i < value.tensors.size(); ++i)
+        events.statistics(
+            batch,
+            statistics_tag(m.path, m.type, calls.labels[c.call], capture_name(capture), "", i),
+            value.tensors[i].stats);
+    }
+  }
+  events.flush();
+}
+
+void write_module_events(EventFile& events, int64_t batch,
+                         const std::vector<LayerRecording>& layers) {
+  for (const LayerRecording& layer : layers)
+    for (const CaptureRecording& c : layer.captures) {
+      if (!is_module_capture(c.capture)) continue;
+      const auto& names = c.sink.tensor_names();
+      for (size_t i = 0; i < c.sink.num_tensors(); ++i)
+        events.statistics(
+            batch,
+            statistics_tag(layer.path, layer.type, layer.label, capture_name(c.capture),
+                           i < names.size() ? names[i] : "", i),
+            c.sink.stats(i));
+    }
+  events.flush();
+}
+
+}  // namespace modrec

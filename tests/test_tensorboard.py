@@ -1,0 +1,168 @@
+"""--tensorboard on watch (per step) and record (per batch): TensorBoard's own reader
+(EventAccumulator, from the tensorboard package) finds every value modrec wrote:
+- watch: the loss of every step equal to eager PyTorch training the same weights on the same
+  batches, and each row of steps.jsonl as the scalars std / abs_max / mean / nonfinite
+  (/update_ratio) and a histogram equal to the row's;
+- record: each batch's scalars and histogram equal to eager forward and full backward hooks on
+  that batch (numpy.histogram over the histogram's edges)."""
+import json
+import math
+import os
+import shutil
+import tempfile
+import unittest
+
+import numpy
+import torch
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+from torch import nn
+
+from e2e import main, run
+from test_watch import SAMPLES, Net, eager_training
+
+FLOAT32 = dict(rel_tol=1e-6, abs_tol=1e-30)  # TensorBoard's scalars are float32
+
+
+def read_events(logdir):
+    files = [f for f in os.listdir(logdir) if f.startswith("events.out.tfevents.")]
+    assert len(files) == 1, files
+    acc = EventAccumulator(logdir, size_guidance={"scalars": 0, "histograms": 0})
+    acc.Reload()
+    return acc
+
+
+def scalars(acc):
+    """{tag: {step: value}}"""
+    return {tag: {e.step: e.value for e in acc.Scalars(tag)} for tag in acc.Tags()["scalars"]}
+
+
+def histograms(acc):
+    """{tag: {step: HistogramValue}}"""
+    return {tag: {e.step: e.histogram_value for e in acc.Histograms(tag)}
+            for tag in acc.Tags()["histograms"]}
+
+
+def tag(path, label, capture, suffix=""):
+    return f"{path} ({label})/{capture}{suffix}"
+
+
+class TensorBoardCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="tensorboard-")
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def assert_float32(self, got, want, what):
+        self.assertTrue(math.isclose(got, float(torch.tensor(want, dtype=torch.float32)),
+                                     **FLOAT32), (what, got, want))
+
+    def assert_histogram(self, h, stats, what):
+        hist = stats["histogram"]
+        self.assertEqual(list(h.bucket), [float(c) for c in hist["counts"]], what)
+        self.assertEqual(list(h.bucket_limit), hist["edges"][1:], what)
+        self.assertEqual(h.num, stats["finite_count"], what)
+        self.assertEqual((h.min, h.max), (stats["min"], stats["max"]), what)
+
+
+class WatchEvents(TensorBoardCase):
+    def test_every_step_and_row(self):
+        torch.manual_seed(1)
+        model = self.path("net.pt")
+        torch.jit.script(Net()).save(model)
+        x, y = torch.randn(SAMPLES, 6), torch.randint(0, 4, (SAMPLES,))
+        torch.save(x, self.path("x.pt"))
+        torch.save(y, self.path("y.pt"))
+        run("watch", model, "--input", self.path("x.pt"), "--targets", self.path("y.pt"),
+            "--loss", "cross_entropy", "--optimizer", "sgd", "--lr", "0.1", "--batch-size", "8",
+            "--steps", "5", "--every", "2", "--layers", "all", "--out", self.path("run"),
+            "--tensorboard", self.path("tb"))
+        losses, _, _ = eager_training(model, x, y, "cross_entropy", "sgd", 5, 8, 2)
+        acc = read_events(self.path("tb"))
+        values, hists = scalars(acc), histograms(acc)
+        self.assertEqual(sorted(values["loss"]), [1, 2, 3, 4, 5])  # every step, recorded or not
+        for step, loss in values["loss"].items():
+            self.assert_float32(loss, losses[step - 1], ("loss", step))
+        with open(self.path("run/steps.jsonl")) as f:
+            rows = [json.loads(line) for line in f]
+        self.assertEqual({r["step"] for r in rows}, {2, 4})
+        for r in rows:
+            suffix = "." + r["name"] if "name" in r else (f".{r['tensor']}" if r["tensor"] else "")
+            t = tag(r["path"] or r["type"], r["label"], r["capture"], suffix)
+            for field in ("std", "abs_max", "mean"):
+                self.assert_float32(values[t + "/" + field][r["step"]], r[field], (t, field))
+            self.assertEqual(values[t + "/nonfinite"][r["step"]], r["nan_count"] + r["inf_count"])
+            if r["capture"] == "update" and r["update_ratio"] is not None:
+                self.assert_float32(values[t + "/update_ratio"][r["step"]], r["update_ratio"], t)
+            self.assert_histogram(hists[t][r["step"]], r, t)
+        # Only recorded steps have statistics: a layer's tags hold steps 2 and 4.
+        self.assertEqual(sorted(values[tag("head", "1-2", "output") + "/std"]), [2, 4])
+
+
+class Small(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.act = nn.ReLU()
+        self.fc = nn.Linear(4 * 6 * 6, 5)
+
+    def forward(self, x):
+        return self.fc(self.act(self.conv(x)).flatten(1))
+
+
+class RecordEvents(TensorBoardCase):
+    def test_each_batch_equals_eager_hooks(self):
+        torch.manual_seed(2)
+        net = Small()
+        model = self.path("small.pt")
+        torch.jit.script(net).save(model)
+        x = torch.randn(12, 3, 8, 8)
+        torch.save(x, self.path("x.pt"))
+        out, _ = run("record", model, "--input", self.path("x.pt"), "--batch-size", "5",
+                     "--layers", "all", "--capture", "output,grad_output,param_grad", "--save",
+                     "none", "--out", self.path("run"), "--format", "json",
+                     "--tensorboard", self.path("tb"))
+        labels = {layer["path"]: layer["label"] for layer in json.loads(out)["layers"]}
+        seen = {}
+        for path, m in net.named_modules():
+            if path:
+                m.register_forward_hook(lambda m, i, o, p=path: seen.__setitem__((p, "output"), o))
+                m.register_full_backward_hook(
+                    lambda m, gi, go, p=path: seen.__setitem__((p, "grad_output"), go[0]))
+        acc = read_events(self.path("tb"))
+        values, hists = scalars(acc), histograms(acc)
+        for batch, rows in enumerate(torch.split(x, 5), start=1):  # 5, 5 and 2 samples
+            seen.clear()
+            net(rows).sum().backward()
+            for (path, capture), t in seen.items():
+                name = tag(path, labels[path], capture)
+                d = t.detach().double()
+                for field, want in (("std", d.std()), ("abs_max", d.abs().max()),
+                                    ("mean", d.mean())):
+                    self.assert_float32(values[name + "/" + field][batch], want.item(),
+                                        (name, batch, field))
+                self.assertEqual(values[name + "/nonfinite"][batch], 0)
+                h = hists[name][batch]
+                edges = [-h.bucket_limit[-1]] + list(h.bucket_limit)
+                counts, _ = numpy.histogram(d.numpy().ravel(), bins=edges)
+                self.assertEqual(list(h.bucket), counts.tolist(), (name, batch))
+        # param_grad: summed over the batches, written once, at the last batch.
+        grad = tag("conv", labels["conv"], "param_grad", ".weight")
+        self.assertEqual(list(values[grad + "/std"]), [3])
+        self.assert_float32(values[grad + "/std"][3], net.conv.weight.grad.double().std().item(),
+                            grad)
+
+    def test_tensorboard_inside_the_run_is_refused(self):
+        x = self.path("x.pt")
+        torch.save(torch.randn(2, 3, 8, 8), x)
+        model = self.path("small.pt")
+        torch.jit.script(Small()).save(model)
+        _, err = run("record", model, "--input", x, "--layers", "all", "--out", self.path("run"),
+                     "--tensorboard", self.path("run/tb"), code=2)
+        self.assertIn("--tensorboard", err)
+        self.assertFalse(os.path.exists(self.path("run")))
+
+
+if __name__ == "__main__":
+    main()
