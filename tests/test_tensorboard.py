@@ -9,6 +9,7 @@ import json
 import math
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 
@@ -17,7 +18,7 @@ import torch
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 from torch import nn
 
-from e2e import main, run
+from e2e import MODREC, main, run
 from test_watch import SAMPLES, Net, eager_training
 
 FLOAT32 = dict(rel_tol=1e-6, abs_tol=1e-30)  # TensorBoard's scalars are float32
@@ -162,6 +163,46 @@ class RecordEvents(TensorBoardCase):
                      "--tensorboard", self.path("run/tb"), code=2)
         self.assertIn("--tensorboard", err)
         self.assertFalse(os.path.exists(self.path("run")))
+
+
+class ViewerCommand(TensorBoardCase):
+    """On a terminal, record and watch end with the command that opens what they wrote; in a pipe
+    (CI, scripts), not."""
+
+    def run_on_terminal(self, *args):
+        main_fd, terminal = os.openpty()
+        p = subprocess.run([MODREC, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=terminal, timeout=120)
+        os.close(terminal)
+        text = b""
+        while True:
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:  # EIO: the terminal's other end is closed
+                break
+            if not chunk:
+                break
+            text += chunk
+        os.close(main_fd)
+        self.assertEqual(p.returncode, 0, text)
+        return text.decode()
+
+    def test_the_command_that_opens_the_output(self):
+        x, model = self.path("x.pt"), self.path("small.pt")
+        torch.save(torch.randn(2, 3, 8, 8), x)
+        torch.jit.script(Small()).save(model)
+        record = ("record", model, "--input", x, "--layers", "all", "--save", "none")
+        text = self.run_on_terminal(*record, "--out", self.path("a"))
+        self.assertIn(f"open it with: modrec report {self.path('a')}", text)
+        text = self.run_on_terminal(*record, "--out", self.path("b"), "--tensorboard",
+                                    self.path("tb"))
+        self.assertIn(f"modrec report {self.path('b')}; tensorboard --logdir {self.path('tb')}",
+                      text)
+        text = self.run_on_terminal("watch", model, "--input", x, "--loss", "sum", "--out",
+                                    self.path("w"))
+        self.assertIn(f"open it with: modrec report {self.path('w')}", text)
+        _, err = run(*record, "--out", self.path("c"))  # stderr a pipe
+        self.assertNotIn("open it with", err)
 
 
 if __name__ == "__main__":
