@@ -1,7 +1,10 @@
 """modrec report: the page of a record run, a watch run and two runs side by side, opened in
 headless Chromium (Debian's chromium): no console errors after its scripts ran, each chart holds
 one mark per recorded layer (counted in the DOM Chromium dumps), every mark's layer has a table
-row and statistics, and a screenshot shows the scale plot's marks drawn."""
+row and statistics, the table's values are stats.json's, and a screenshot shows the scale plot's
+marks drawn. At 1280 and 1920 px wide (a ResNet-50's 183 calls, a watch run): the charts take the
+page's width, no two text labels' boxes meet (measured in the DOM), every series is in a legend;
+the ResNet-50 page stays under 600 KB."""
 import html.parser
 import json
 import os
@@ -10,7 +13,7 @@ import subprocess
 import tempfile
 import unittest
 
-from e2e import SAMPLES, run, main
+from e2e import SAMPLES, run, main, sample
 
 try:
     from PIL import Image
@@ -33,20 +36,114 @@ def console_errors(stderr):
 
 
 class Marks(html.parser.HTMLParser):
-    """Every element with data-chart: (chart, layer) pairs; ids; table rows' layers."""
+    """Every element with data-chart: (chart, series, layer); ids; table rows' layers and cells;
+    the text of #layout (what LAYOUT measured)."""
 
     def __init__(self):
         super().__init__()
-        self.marks, self.ids, self.rows = [], set(), []
+        self.marks, self.ids, self.rows, self.cells = [], set(), [], []
+        self.layout, self.in_layout, self.in_cell = "", False, False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if "data-chart" in a:
-            self.marks.append((a["data-chart"], a.get("data-series"), a["data-layer"]))
+            self.marks.append((a["data-chart"], a.get("data-series"), a.get("data-layer")))
         if "id" in a:
             self.ids.add(a["id"])
         if tag == "tr" and "data-layer" in a:
             self.rows.append(a["data-layer"])
+            self.cells.append([])
+        if a.get("id") == "layout":
+            self.in_layout = True
+        if tag == "td" and self.cells:
+            self.in_cell = True
+            self.cells[-1].append("")
+
+    def handle_endtag(self, tag):
+        if tag == "td":
+            self.in_cell = False
+        if tag == "pre":
+            self.in_layout = False
+
+    def handle_data(self, data):
+        if self.in_layout:
+            self.layout += data
+        elif self.in_cell:
+            self.cells[-1][-1] += data
+
+
+# Appended to a page: measures, after the page's script drew it, each figure's text labels
+# (SVG text and legend items) for boxes that meet, the series its marks draw that its legend
+# lacks, and how wide its chart is; writes them as JSON into #layout for --dump-dom.
+LAYOUT = """<script>
+(function () {
+  function meet(a, b) {
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }
+  var out = {width: window.innerWidth, figures: []};
+  document.querySelectorAll('.figure').forEach(function (fig) {
+    var labels = Array.from(fig.querySelectorAll('svg text, .legend .item'));
+    var boxes = labels.map(function (t) { return t.getBoundingClientRect(); });
+    var meeting = [];
+    for (var i = 0; i < boxes.length; i++)
+      for (var j = i + 1; j < boxes.length; j++)
+        if (meet(boxes[i], boxes[j])) meeting.push([labels[i].textContent, labels[j].textContent]);
+    var key = function (e) {
+      return e.dataset.series + (e.dataset.chart === 'steps' ? ' ' + e.dataset.layer : '');
+    };
+    var legend = new Set(Array.from(fig.querySelectorAll('.legend .item')).map(function (e) {
+      return e.dataset.series + (e.dataset.layer !== undefined ? ' ' + e.dataset.layer : '');
+    }));
+    var series = Array.from(new Set(Array.from(fig.querySelectorAll('[data-chart]')).map(key)));
+    out.figures.push({title: fig.querySelector('h3').textContent, labels: labels.length,
+                      meeting: meeting, series: series.length,
+                      missing: series.filter(function (s) { return !legend.has(s); }),
+                      chart: fig.querySelector('svg').getBoundingClientRect().width,
+                      page: document.body.clientWidth});
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'layout';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+# Appended to a page: how many layers the first run's scale plot (output std marks) and table
+# (rows shown) show at first, with "layer3" in the filter, after a drag across the plot's second
+# quarter, and after a double-click; as JSON into #layout.
+INTERACT = """<script>
+(function () {
+  function shown() {
+    return {marks: document.querySelectorAll('[data-chart=scale][data-series="output std"]').length,
+            rows: Array.from(document.querySelectorAll('tbody tr')).filter(function (r) {
+              return r.style.display !== 'none'; }).length};
+  }
+  function filter(text) {
+    var box = document.querySelector('input.filter');
+    box.value = text;
+    box.dispatchEvent(new Event('input'));
+  }
+  function mouse(type, at) {
+    var chart = document.querySelector('svg.scale-plot'), r = chart.getBoundingClientRect();
+    chart.dispatchEvent(new MouseEvent(type, {clientX: r.left + at * r.width, clientY: r.top + 50,
+                                              bubbles: true}));
+  }
+  var out = {all: shown()};
+  filter('layer3');
+  out.filtered = shown();
+  filter('');
+  mouse('mousedown', 0.25);
+  mouse('mousemove', 0.5);
+  mouse('mouseup', 0.5);
+  out.zoomed = shown();
+  mouse('dblclick', 0.5);
+  out.unzoomed = shown();
+  var pre = document.createElement('pre');
+  pre.id = 'layout';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
 
 
 @unittest.skipUnless(CHROMIUM, "chromium is not installed (scripts/setup.sh installs it)")
@@ -63,9 +160,9 @@ class ReportInChromium(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def render(self, page):
+    def render(self, page, width=1280):
         """The DOM after the page's scripts ran, parsed; asserts no console error."""
-        p = chromium("--dump-dom", "file://" + page)
+        p = chromium("--dump-dom", f"--window-size={width},900", "file://" + page)
         self.assertEqual(p.returncode, 0, p.stderr[-2000:])
         self.assertEqual(console_errors(p.stderr), [], page)
         marks = Marks()
@@ -98,11 +195,81 @@ class ReportInChromium(unittest.TestCase):
             self.assertIn(prefix + "stats-" + label, marks.ids)
         self.assertEqual(sorted(set(marks.rows)), sorted(labels))
 
+    def check_values(self, marks, layers):
+        """Each table row shows its tensor's stats.json values (to the 4 digits it prints)."""
+        want = {(l["label"], capture, str(t.get("name", t["tensor"]))): (l, t)
+                for l in layers for capture, tensors in l["captures"].items() for t in tensors}
+        self.assertEqual(len(marks.cells), len(want))
+        for cells in marks.cells:
+            label, path, type_, capture, tensor, shape, *values = cells
+            layer, t = want[(label, capture, tensor)]
+            self.assertEqual((path, type_, shape),
+                             (layer["path"], layer["type"], "x".join(map(str, t["shape"]))))
+            for cell, key in zip(values, ("mean", "std", "abs_max", "zero_fraction")):
+                if t[key] is None:
+                    self.assertEqual(cell, "")
+                else:
+                    self.assertAlmostEqual(float(cell), t[key], delta=5e-4 * abs(t[key]))
+            self.assertEqual(values[4:], [str(t["nan_count"]), str(t["inf_count"])])
+
+    def measure(self, page, script, width=1280):
+        """What `script`, appended to the page, wrote into #layout after the page's script ran."""
+        measured = self.path(f"{os.path.basename(page)}-{width}.html")
+        with open(page) as f, open(measured, "w") as out:
+            out.write(f.read().replace("</body>", script + "</body>"))
+        return json.loads(self.render(measured, width).layout)
+
+    def check_layout(self, page, width):
+        """The page at `width` px, measured by LAYOUT: labels apart, every series in a legend,
+        charts as wide as the page."""
+        layout = self.measure(page, LAYOUT, width)
+        self.assertEqual(layout["width"], width)
+        self.assertTrue(layout["figures"])
+        for fig in layout["figures"]:
+            self.assertEqual(fig["meeting"], [], (width, fig["title"]))
+            self.assertEqual(fig["missing"], [], (width, fig["title"]))
+            self.assertGreater(fig["series"], 0, fig["title"])
+            self.assertGreater(fig["chart"], 0.95 * fig["page"], (width, fig["title"]))
+        return layout
+
     def test_a_record_run(self):
         layers = self.record("rec")
         page = self.path("rec.html")
         run("report", self.path("rec"), "--out", page)
-        self.check_charts(self.render(page), layers)
+        marks = self.render(page)
+        self.check_charts(marks, layers)
+        self.check_values(marks, layers)
+        self.check_layout(page, 1280)
+
+    def test_a_resnet50_with_every_call(self):
+        out = self.path("resnet50")
+        run("record", sample("resnet50"), "--input", sample("resnet50.input"), "--layers", "all",
+            "--save", "none", "--out", out)
+        with open(os.path.join(out, "stats.json")) as f:
+            layers = json.load(f)["layers"]
+        self.assertGreaterEqual(len(layers), 177)  # 183: the root and containers are calls too
+        page = self.path("resnet50.html")
+        run("report", out, "--out", page)
+        self.assertLessEqual(os.path.getsize(page), 600 * 1024)
+        marks = self.render(page)
+        self.check_charts(marks, layers)
+        self.check_values(marks, layers)
+        for width in (1280, 1920):
+            self.check_layout(page, width)
+        self.check_filter_and_zoom(page, layers)
+
+    def check_filter_and_zoom(self, page, layers):
+        """The filter and a drag across the scale plot narrow the charts and the table."""
+        shown = self.measure(page, INTERACT)
+        everything = {"marks": len(layers), "rows": sum(
+            len(ts) for l in layers for ts in l["captures"].values())}
+        self.assertEqual(shown["all"], everything)
+        layer3 = [l for l in layers if "layer3" in f"{l['label']} {l['path']} {l['type']}".lower()]
+        self.assertEqual(shown["filtered"], {"marks": len(layer3), "rows": sum(
+            len(ts) for l in layer3 for ts in l["captures"].values())})
+        self.assertLess(0.15 * len(layers), shown["zoomed"]["marks"])
+        self.assertLess(shown["zoomed"]["marks"], 0.35 * len(layers))
+        self.assertEqual(shown["unzoomed"], everything)
 
     @unittest.skipUnless(Image, "PIL is missing")
     def test_the_screenshot_shows_the_scale_plot(self):
@@ -136,6 +303,10 @@ class ReportInChromium(unittest.TestCase):
             self.assertTrue(want, capture)
             self.assertEqual([l for c, s, l in marks.marks if c == "steps" and s == capture], want)
         self.assertEqual(sorted(set(marks.rows)), sorted(labels))
+        for width in (1280, 1920):
+            titles = [f["title"] for f in self.check_layout(page, width)["figures"]]
+            self.assertIn("Loss per step (log2)", titles)
+            self.assertIn("update std over steps (log2)", titles)
 
     def test_two_runs_side_by_side(self):
         a, b = self.record("a"), self.record("b", "--capture", "output")

@@ -1,18 +1,15 @@
-// `modrec report`: one self-contained HTML page (inline CSS and script, SVG charts drawn here, no
-// network) of a run directory, or of two side by side (torch-free).
+// `modrec report`: one self-contained HTML page (inline CSS and script, no network) of a run
+// directory, or of two side by side (torch-free). The runs travel once, as JSON
+// (report_data.h); the page's own script (report.js) draws the charts to the page's width, the
+// layer table and each layer's statistics from it.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "report/report_data.h"
 #include "report/report_run.h"
 
 namespace modrec {
-
-// A layer is flagged dead when its output's zero fraction or std says nothing flows through it.
-struct DeadLayerRule {
-  double zero_fraction = 0.99;  // at least
-  double min_std = 1e-6;        // at most
-};
 
 std::string html_report(const std::vector<ReportRun>& runs, const DeadLayerRule& dead = {});
 
