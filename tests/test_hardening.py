@@ -197,7 +197,7 @@ class NumbersOutOfRange(HardeningCase):
 
 # The property test: valid commands, then each flag with each value.
 NONSENSE = ["0", "-1", "1e308", "nan", "", "{dir}", "{device}", "{fifo}"]
-OUTPUT_FLAGS = ("--out", "--save-model")  # what they name may be written
+OUTPUT_FLAGS = ("--out", "--save-model", "--tensorboard")  # what they name may be written
 
 
 def help_flags(command):

@@ -24,10 +24,10 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   if (!job.inputs.given())
     throw Error(Exit::usage, "record needs an input", "--input",
                 "give --input FILE or --input-size SHAPE");
-  std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
+  const std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
   refuse_output_over_inputs({job.out, "--out"}, read);
-  read.push_back({job.out, "--out"});  // TensorBoard's directory lives on beside the run
   refuse_output_over_inputs({job.tensorboard, "--tensorboard"}, read);
+  refuse_outputs_together({job.tensorboard, "--tensorboard"}, {job.out, "--out"});
   AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
   InterruptGuard interrupts;
   Stopwatch clock;

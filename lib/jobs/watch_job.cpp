@@ -21,8 +21,8 @@ WatchOutcome run_watch_job(const WatchJob& job) {
   read.push_back({job.train.targets_file, "--targets"});
   refuse_output_over_inputs({job.out, "--out"}, read);
   refuse_output_over_inputs({job.save_model, "--save-model"}, read);
-  read.push_back({job.out, "--out"});  // TensorBoard's directory lives on beside the run
   refuse_output_over_inputs({job.tensorboard, "--tensorboard"}, read);
+  refuse_outputs_together({job.tensorboard, "--tensorboard"}, {job.out, "--out"});
   if (!job.save_model.empty()) require_file_output(job.save_model);
   AtomicDir dir(job.out, job.force);
   InterruptGuard interrupts;

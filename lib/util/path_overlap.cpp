@@ -38,25 +38,38 @@ std::vector<FlagPath> flag_paths(const std::vector<std::string>& paths, const st
   return out;
 }
 
+namespace {
+
+// How `a` sits against `b` as they resolve ("is", "lies inside", "holds"); empty: apart.
+std::string overlap(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return "";  // a path not given
+  const fs::path pa = resolved(a), pb = resolved(b);
+  if (pa == pb) return "is";
+  if (within(pa, pb)) return "lies inside";
+  if (within(pb, pa)) return "holds";
+  return "";
+}
+
+}  // namespace
+
 void refuse_output_over_inputs(const FlagPath& out, const std::vector<FlagPath>& inputs) {
-  if (out.path.empty()) return;  // an output not asked for
-  const fs::path target = resolved(out.path);
   for (const FlagPath& input : inputs) {
-    if (input.path.empty()) continue;
-    const fs::path source = resolved(input.path);
-    std::string relation;
-    if (target == source)
-      relation = " is the input ";
-    else if (within(target, source))
-      relation = " lies inside the input ";
-    else if (within(source, target))
-      relation = " holds the input ";
-    else
-      continue;
+    const std::string relation = overlap(out.path, input.path);
+    if (relation.empty()) continue;
     throw Error(Exit::usage,
-                "the output " + out.path + relation + input.path + " (" + input.flag + ")",
+                "the output " + out.path + " " + relation + " the input " + input.path + " (" +
+                    input.flag + ")",
                 out.flag, "write the output elsewhere: modrec never changes its inputs");
   }
+}
+
+void refuse_outputs_together(const FlagPath& a, const FlagPath& b) {
+  const std::string relation = overlap(a.path, b.path);
+  if (relation.empty()) return;
+  throw Error(
+      Exit::usage,
+      "the output " + a.path + " " + relation + " the output " + b.path + " (" + b.flag + ")",
+      a.flag, "give the two outputs apart");
 }
 
 }  // namespace modrec

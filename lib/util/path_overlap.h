@@ -22,4 +22,8 @@ std::vector<FlagPath> flag_paths(const std::vector<std::string>& paths, const st
 // in.
 void refuse_output_over_inputs(const FlagPath& out, const std::vector<FlagPath>& inputs);
 
+// Throws Error(usage) naming both when two outputs of one command are equal or one holds the
+// other (--tensorboard and --out: the run directory is replaced as a whole).
+void refuse_outputs_together(const FlagPath& a, const FlagPath& b);
+
 }  // namespace modrec

@@ -55,3 +55,20 @@ TEST_CASE("outputs beside the inputs, or sharing only a name prefix, are written
   CHECK(check(dir + "/out/report.html", dir + "/runs/a").first == Exit::ok);
   CHECK(check(dir + "/x", "").first == Exit::ok);
 }
+
+TEST_CASE("two outputs of one command are refused when one is or holds the other") {
+  ScratchDir scratch("overlap-test");
+  const std::string dir = scratch.path.string();
+  auto together = [](const std::string& a, const std::string& b) {
+    return testing::error_of([&] {
+             refuse_outputs_together({a, "--tensorboard"}, {b, "--out"});
+           })
+        .second;
+  };
+  CHECK(together(dir + "/run/tb", dir + "/run")
+            .find("lies inside the output " + dir + "/run (--out)") != std::string::npos);
+  CHECK(together(dir, dir + "/run").find("holds the output") != std::string::npos);
+  CHECK(together(dir + "/tb", dir + "/tb").find("is the output") != std::string::npos);
+  CHECK(together(dir + "/tb", dir + "/run").empty());
+  CHECK(together("", dir + "/run").empty());
+}
