@@ -29,10 +29,27 @@ void ModelFlags::resolve(ModelOptions& options) const {
 }
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
-  cmd.add_option("--input", inputs.files,
-                 "tensor file (torch.save of a tensor or tuple; .npy, memory-mapped), or a "
-                 "directory or quoted glob of them (samples along dim 0, sorted by name); "
-                 "repeat per forward argument");
+  cmd.add_option_function<std::vector<std::string>>(
+      "--input",
+      [&inputs](const std::vector<std::string>& texts) {
+        for (const auto& text : texts) {
+          if (auto named = split_named(text))
+            inputs.named_files.push_back(*named);
+          else
+            inputs.files.push_back(text);
+        }
+      },
+      "tensor file (torch.save of a tensor or tuple; .npy, memory-mapped), or a directory or "
+      "quoted glob of them (samples along dim 0, sorted by name); repeat per forward argument, "
+      "in forward's order, or NAME=FILE for the argument NAME");
+  cmd.add_option_function<std::vector<std::string>>(
+         "--arg",
+         [&inputs](const std::vector<std::string>& texts) {
+           for (const auto& text : texts) inputs.args.push_back(parse_arg_flag(text));
+         },
+         "NAME=VALUE: forward's argument NAME, not a tensor, parsed by its declared type: int, "
+         "float, bool (true/false/1/0), str, None, List[int] as [2,3]; repeatable")
+      ->check(parsed_by(parse_arg_flag));
   cmd.add_option("--input-size", inputs.sizes,
                  "random input SHAPE[:DTYPE], e.g. 1x3x224x224 or 2x12:long; repeatable");
   add_number(cmd, "--seed", inputs.seed, uint64_t{0}, std::numeric_limits<uint64_t>::max(),
