@@ -1,6 +1,7 @@
 """Traced files: what tracing keeps and what it removes, against the eager model they came from.
 
-torch.jit.trace keeps parameters but not other attributes (a Conv's kernel_size), and reduces a
+torch.jit.trace keeps parameters but not other attributes (a Conv's or a pooling layer's
+kernel_size: modrec takes it from the weight or from the pooling call's constants), and reduces a
 module whose work it did not record (Identity; Dropout and StochasticDepth in eval) to a call with
 no argument and no result. modrec derives the kernel from the weight, and marks such calls as
 traced away in the summary's JSON, the manifest and record's log.
@@ -24,15 +25,19 @@ class Net(nn.Module):
         self.conv1d = nn.Conv1d(4, 2, 3)
         self.skip = nn.Identity()
         self.drop = nn.Dropout(0.5)
+        self.pool = nn.MaxPool2d(2)
+        self.avg = nn.AvgPool2d((1, 3), stride=1)
     def forward(self, x):
-        y = self.skip(self.conv(x))
+        y = self.avg(self.pool(self.skip(self.conv(x))))
         return self.drop(self.conv1d(y.flatten(2)))
 net = Net().eval()
 x = torch.randn(2, 3, 8, 8)
 with torch.no_grad():
     torch.jit.trace(net, x).save(sys.argv[1] + "/net.pt")
 torch.save(x, sys.argv[1] + "/x.pt")
-kernels = {n: list(m.kernel_size) for n, m in net.named_modules() if hasattr(m, "kernel_size")}
+# torchinfo's kernel: an int kernel_size as it is, a tuple as a list
+kernels = {n: m.kernel_size if isinstance(m.kernel_size, int) else list(m.kernel_size)
+           for n, m in net.named_modules() if hasattr(m, "kernel_size")}
 print(repr(kernels))
 """
 
@@ -45,12 +50,13 @@ class TracedFiles(unittest.TestCase):
         cls.kernels = eval(out.stdout.strip().splitlines()[-1])  # eager kernel_size per path
         cls.model, cls.x = os.path.join(cls.dir, "net.pt"), os.path.join(cls.dir, "x.pt")
 
-    def test_kernel_comes_from_the_weight(self):
+    def test_kernel_comes_from_the_weight_or_the_pooling_call(self):
         rows = json.loads(run("summary", self.model, "--input", self.x, "--format", "json")[0])["rows"]
         kernels = {r["path"]: r["kernel"] for r in rows if r["kernel"] is not None}
         self.assertEqual(kernels, self.kernels)
         table = run("summary", self.model, "--input", self.x, "--columns", "kernel_size")[0]
         self.assertIn("[3, 5]", table)
+        self.assertIn("[1, 3]", table)
 
     def test_traced_away_calls_are_marked(self):
         rows = json.loads(run("summary", self.model, "--input", self.x, "--format", "json")[0])["rows"]
@@ -60,7 +66,8 @@ class TracedFiles(unittest.TestCase):
         self.assertIn("layer 1-2 skip (Identity) was traced away", err)
         layers = json.load(open(os.path.join(out, "manifest.json")))["layers"]
         marked = {l["path"]: l.get("traced_away", False) for l in layers}
-        self.assertEqual(marked, {"": False, "conv": False, "skip": True, "conv1d": False, "drop": False})
+        self.assertEqual(marked, {"": False, "conv": False, "skip": True, "pool": False, "avg": False,
+                                  "conv1d": False, "drop": False})
 
 
 if __name__ == "__main__":

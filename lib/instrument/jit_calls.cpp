@@ -264,4 +264,35 @@ c10::IValue ActiveHooks::leave(int module, const c10::IValue& output) {
   return session_->leave(module, output);
 }
 
+namespace {
+
+bool is_pooling(const Node* node) {
+  static const std::regex pattern("aten::(max|avg)_pool[123]d(_with_indices)?");
+  return std::regex_match(node->kind().toQualString(), pattern);
+}
+
+// An int list argument that tracing recorded: a list constant, or a ListConstruct of constants.
+std::vector<int64_t> constant_ints(Value* value) {
+  if (auto constant = torch::jit::toIValue(value); constant && constant->isIntList())
+    return constant->toIntVector();
+  std::vector<int64_t> out;
+  if (value->node()->kind() != c10::prim::ListConstruct) return out;
+  for (Value* item : value->node()->inputs()) {
+    auto constant = torch::jit::toIValue(item);
+    if (!constant || !constant->isInt()) return {};
+    out.push_back(constant->toInt());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> traced_pool_kernel(const torch::jit::Module& module) {
+  const auto method = module.find_method("forward");
+  if (!method) return {};
+  for (const Node* node : method->graph()->nodes())
+    if (is_pooling(node) && node->inputs().size() > 1) return constant_ints(node->input(1));
+  return {};
+}
+
 }  // namespace modrec
