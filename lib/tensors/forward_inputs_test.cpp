@@ -95,3 +95,17 @@ TEST_CASE("binding errors end with the signature") {
   CHECK(code == Exit::usage);
   CHECK(line.find("'size' is a List[int], not a tensor") != std::string::npos);
 }
+
+TEST_CASE("--input NAME=FILE is named only where NAME is an identifier") {
+  const auto named = split_named("mask=data/m.pt");
+  REQUIRE(named);
+  CHECK(named->name == "mask");
+  CHECK(named->text == "data/m.pt");
+  CHECK_FALSE(split_named("./mask=m.pt"));
+  CHECK_FALSE(split_named("data/a=b.pt"));
+  CHECK_FALSE(split_named("x.pt"));
+  CHECK(parse_arg_flag("size=[2,3]").text == "[2,3]");
+  auto [code, line] = error_of([] { parse_arg_flag("size"); });
+  CHECK(code == Exit::usage);
+  CHECK(line.find("--arg") != std::string::npos);
+}
