@@ -3,8 +3,9 @@
 torch.jit.trace keeps parameters but not other attributes (a Conv's or a pooling layer's
 kernel_size: modrec takes it from the weight or from the pooling call's constants), and reduces a
 module whose work it did not record (Identity; Dropout and StochasticDepth in eval) to a call with
-no argument and no result. modrec derives the kernel from the weight, and marks such calls as
-traced away in the summary's JSON, the manifest and record's log.
+no argument and no result: modrec gives such a call the tensor eager PyTorch passed through it
+(the last one made before the call and used after it), so its row equals torchinfo's on the eager
+model and record captures it.
 """
 import json
 import os
@@ -12,8 +13,11 @@ import subprocess
 import tempfile
 import unittest
 
+import torch
+
 from e2e import PYTHON, main, run
 
+COLUMNS = "input_size,output_size,num_params,kernel_size,mult_adds"
 MAKE = r"""
 import sys, torch
 from torch import nn
@@ -35,6 +39,16 @@ x = torch.randn(2, 3, 8, 8)
 with torch.no_grad():
     torch.jit.trace(net, x).save(sys.argv[1] + "/net.pt")
 torch.save(x, sys.argv[1] + "/x.pt")
+import torchinfo
+from torchinfo.enums import Units
+Units.__format__ = lambda unit, spec: format(unit.value, spec)  # as scripts/torchinfo_table.py
+table = torchinfo.summary(net, input_data=[x], col_names=COLUMNS.split(","), verbose=0, mode="eval")
+open(sys.argv[1] + "/torchinfo.txt", "w").write(str(table) + "\n")
+skip_in = []
+net.skip.register_forward_hook(lambda m, args, out: skip_in.append(args[0]))
+with torch.no_grad():
+    net(x)
+torch.save(skip_in[0], sys.argv[1] + "/skip.pt")
 # torchinfo's kernel: an int kernel_size as it is, a tuple as a list
 kernels = {n: m.kernel_size if isinstance(m.kernel_size, int) else list(m.kernel_size)
            for n, m in net.named_modules() if hasattr(m, "kernel_size")}
@@ -46,7 +60,8 @@ class TracedFiles(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="traced-")
-        out = subprocess.run([PYTHON, "-c", MAKE, cls.dir], check=True, capture_output=True, text=True)
+        out = subprocess.run([PYTHON, "-c", f"COLUMNS = {COLUMNS!r}\n" + MAKE, cls.dir], check=True,
+                             capture_output=True, text=True)
         cls.kernels = eval(out.stdout.strip().splitlines()[-1])  # eager kernel_size per path
         cls.model, cls.x = os.path.join(cls.dir, "net.pt"), os.path.join(cls.dir, "x.pt")
 
@@ -58,17 +73,24 @@ class TracedFiles(unittest.TestCase):
         self.assertIn("[3, 5]", table)
         self.assertIn("[1, 3]", table)
 
-    def test_traced_away_calls_are_marked(self):
+    def test_traced_away_calls_show_the_value_passed_through(self):
+        """Identity is traced to a call without argument; its row shows the tensor eager PyTorch
+        passed through it, as torchinfo on the eager model does, and record captures it."""
+        table, _ = run("summary", self.model, "--input", self.x, "--columns", COLUMNS)
+        with open(os.path.join(self.dir, "torchinfo.txt")) as f:
+            self.assertEqual(table, f.read())
         rows = json.loads(run("summary", self.model, "--input", self.x, "--format", "json")[0])["rows"]
-        self.assertEqual({r["path"] for r in rows if r["traced_away"]}, {"skip"})
+        self.assertEqual([r["path"] for r in rows if r["traced_away"]], [])
         out = os.path.join(self.dir, "rec")
-        _, err = run("record", self.model, "--input", self.x, "--layers", "all", "--out", out)
-        self.assertIn("layer 1-2 skip (Identity) was traced away", err)
-        layers = json.load(open(os.path.join(out, "manifest.json")))["layers"]
-        marked = {l["path"]: l.get("traced_away", False) for l in layers}
-        self.assertEqual(marked, {"": False, "conv": False, "skip": True, "pool": False, "avg": False,
-                                  "conv1d": False, "drop": False})
-
+        run("record", self.model, "--input", self.x, "--layers", "skip", "--capture",
+            "input,output,grad_input,grad_output", "--out", out)
+        want = torch.load(os.path.join(self.dir, "skip.pt"))
+        for capture in ("input", "output"):
+            got = torch.load(os.path.join(out, "tensors", "1-2", capture + ".pt"))
+            self.assertTrue(torch.equal(got, want), capture)
+        grad_in = torch.load(os.path.join(out, "tensors", "1-2", "grad_input.pt"))
+        grad_out = torch.load(os.path.join(out, "tensors", "1-2", "grad_output.pt"))
+        self.assertTrue(torch.equal(grad_in, grad_out))  # the identity's, as a full backward hook
 
 if __name__ == "__main__":
     main()
