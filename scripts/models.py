@@ -476,6 +476,9 @@ TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[
     "swin_t": (_torchvision("swin_t"), _randn(1, 3, 64, 64)),
 }
 
+# Keyword arguments a model's forward needs besides its example inputs (ArgsNet's required size).
+EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {"ArgsNet": {"size": [2, 2]}}
+
 # Extra named inputs written next to a model's default one: <name>.<tag>.input.pt
 EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {
     "ContainerModule": {"vec5": _randn(5)},
@@ -506,3 +509,7 @@ def build(name: str) -> nn.Module:
 
 def example_inputs(name: str) -> Tuple[Tensor, ...]:
     return all_models()[name][1]()
+
+
+def example_kwargs(name: str) -> Dict[str, object]:
+    return dict(EXAMPLE_KWARGS.get(name, {}))
