@@ -92,5 +92,60 @@ class TracedFiles(unittest.TestCase):
         grad_out = torch.load(os.path.join(out, "tensors", "1-2", "grad_output.pt"))
         self.assertTrue(torch.equal(grad_in, grad_out))  # the identity's, as a full backward hook
 
+# Traced models against torchinfo on the eager model: torchvision's efficientnet_b0 (Dropout in
+# eval, StochasticDepth as timm uses it) and a Hugging Face-style encoder traced to a tuple
+# (return_dict=False) with embedding and attention dropout and an identity pooler. (By hand, on
+# 2026-11-25, mobilenet_v2, resnet18 and convnext_tiny matched too.)
+ZOO = r"""import sys, torch, torchvision, torchinfo
+from torch import nn
+from torchinfo.enums import Units
+Units.__format__ = lambda unit, spec: format(unit.value, spec)
+
+# A Hugging Face-style encoder: embeddings with dropout, attention-probability dropout, an
+# identity pooler head; returns a tuple (return_dict=False).
+class HFStyle(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(50, 16)
+        self.emb_drop = nn.Dropout(0.1)
+        self.q, self.k, self.v = nn.Linear(16, 16), nn.Linear(16, 16), nn.Linear(16, 16)
+        self.attn_drop = nn.Dropout(0.1)
+        self.out = nn.Linear(16, 16)
+        self.norm = nn.LayerNorm(16)
+        self.pooler = nn.Identity()
+    def forward(self, ids):
+        h = self.emb_drop(self.embed(ids))
+        probs = (self.q(h) @ self.k(h).transpose(1, 2)).softmax(-1)
+        ctx = self.attn_drop(probs) @ self.v(h)
+        h = self.norm(h + self.out(ctx))
+        return h, self.pooler(h[:, 0])
+
+name, out = sys.argv[1], sys.argv[2]
+torch.manual_seed(0)
+if name == "hf":
+    net, x = HFStyle().eval(), torch.randint(0, 50, (2, 7))
+else:
+    net, x = getattr(torchvision.models, name)(weights=None).eval(), torch.randn(1, 3, 64, 64)
+with torch.no_grad():
+    torch.jit.trace(net, x).save(out + "/model.pt")
+torch.save(x, out + "/x.pt")
+t = torchinfo.summary(net, input_data=[x], col_names=COLUMNS.split(","), depth=3, verbose=0,
+                      mode="eval")
+open(out + "/torchinfo.txt", "w").write(str(t) + "\n")
+"""
+
+
+class TracedZoo(unittest.TestCase):
+    def test_tables_equal_torchinfo_on_the_eager_models(self):
+        for name in ("hf", "efficientnet_b0"):
+            with self.subTest(model=name), tempfile.TemporaryDirectory() as out:
+                subprocess.run([PYTHON, "-c", f"COLUMNS = {COLUMNS!r}\n" + ZOO, name, out],
+                               check=True, capture_output=True)
+                table, _ = run("summary", f"{out}/model.pt", "--input", f"{out}/x.pt",
+                               "--columns", COLUMNS, "--depth", "3")
+                with open(f"{out}/torchinfo.txt") as f:
+                    self.assertEqual(table, f.read())
+
+
 if __name__ == "__main__":
     main()
