@@ -29,10 +29,23 @@ void ModelFlags::resolve(ModelOptions& options) const {
 }
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
-  cmd.add_option("--input", inputs.files,
-                 "tensor file (torch.save of a tensor or tuple; .npy, memory-mapped), or a "
-                 "directory or quoted glob of them (samples along dim 0, sorted by name); "
-                 "repeat per forward argument");
+  cmd.add_option_function<std::vector<std::string>>(
+      "--input",
+      [&inputs](const std::vector<std::string>& texts) {
+        for (const auto& text : texts) {
+          if (auto named = split_named(text))
+            inputs.named_files.push_back(*named);
+          else
+            inputs.files.push_back(text);
+        }
+      },
+      "tensor file (torch.save of a tensor or tuple; .npy, memory-mapped), or a directory or "
+      "quoted glob of them (samples along dim 0, sorted by name); repeat per forward argument, "
+      "in forward's order, or NAME=FILE for the argument NAME");
+  add_parsed_items(cmd, "--arg", inputs.args, parse_arg_flag,
+                   "NAME=VALUE: forward's argument NAME, not a tensor, parsed by its declared "
+                   "type: int, float, bool (true/false/1/0), str, None, List[int] as [2,3]; "
+                   "repeatable");
   cmd.add_option("--input-size", inputs.sizes,
                  "random input SHAPE[:DTYPE], e.g. 1x3x224x224 or 2x12:long; repeatable");
   add_number(cmd, "--seed", inputs.seed, uint64_t{0}, std::numeric_limits<uint64_t>::max(),
@@ -76,14 +89,10 @@ void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const 
 void add_edit_flag(CLI::App& cmd, EditOptions& edits, const InputOptions& inputs) {
   // One --seed, two consumers: the noise generator takes the value --seed was parsed into.
   cmd.parse_complete_callback([&edits, &inputs] { edits.seed = inputs.seed; });
-  cmd.add_option_function<std::vector<std::string>>(
-         "--edit",
-         [&edits](const std::vector<std::string>& texts) {
-           for (const auto& text : texts) edits.specs.push_back(parse_edit(text));
-         },
-         "rewrite the selected calls' outputs as the model runs, SELECTOR=OP with OP zero, "
-         "scale:K, add:K, clamp:LO:HI, noise:SIGMA, replace:FILE or keep:I,J,... (repeatable)")
-      ->check(parsed_by(parse_edit));
+  add_parsed_items(cmd, "--edit", edits.specs, parse_edit,
+                   "rewrite the selected calls' outputs as the model runs, SELECTOR=OP with OP "
+                   "zero, scale:K, add:K, clamp:LO:HI, noise:SIGMA, replace:FILE or keep:I,J,... "
+                   "(repeatable)");
 }
 
 void add_scope_flags(CLI::App& cmd, RunScope& scope) {

@@ -96,6 +96,21 @@ CLI::Validator parsed_by(Parse parse) {
       "");
 }
 
+// A repeatable flag whose every text `parse` turns into one of `items`; text it refuses is the
+// flag's usage error, with parse's message.
+template <class T, class Parse>
+CLI::Option* add_parsed_items(CLI::App& cmd, const std::string& flag, std::vector<T>& items,
+                              Parse parse, const std::string& help) {
+  return cmd
+      .add_option_function<std::vector<std::string>>(
+          flag,
+          [&items, parse](const std::vector<std::string>& texts) {
+            for (const auto& text : texts) items.push_back(parse(text));
+          },
+          help)
+      ->check(parsed_by(parse));
+}
+
 // --edit SELECTOR=OP, repeatable; the noise seed is --seed's (`inputs`), set once parsed.
 void add_edit_flag(CLI::App& cmd, EditOptions& edits, const InputOptions& inputs);
 

@@ -21,7 +21,9 @@ Command add_record(CLI::App& app, const bool& quiet) {
       "  modrec record model.pt --input x.pt --layers all --edit 2-3=zero --out ablated\n"
       "  modrec record model.pt --input x.pt --batch-size 8 --layers all --when nonfinite --out "
       "nan\n"
-      "  modrec record model.pt --input x.pt --batch-size 8 --layers all --tensorboard tb");
+      "  modrec record model.pt --input x.pt --batch-size 8 --layers all --tensorboard tb\n"
+      "  modrec record model.pt --input x.pt --input mask=m.pt --arg mode=max --layers all "
+      "--out run");
   auto job = std::make_shared<RecordJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);

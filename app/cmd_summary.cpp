@@ -13,7 +13,10 @@ Command add_summary(CLI::App& app) {
       "  modrec summary model.pt --input-size 1x3x224x224\n"
       "  modrec summary model.pt --input x.pt --columns "
       "input_size,output_size,num_params,mult_adds\n"
-      "  modrec summary model.pt --input-size 2x12:long --format json | jq '.rows[].label'");
+      "  modrec summary model.pt --input-size 2x12:long --format json | jq '.rows[].label'\n"
+      "  modrec summary model.pt      # without input: the table and forward's signature\n"
+      "  modrec summary model.pt --input x.pt --input mask=m.pt --arg steps=4 --arg "
+      "size=[2,3]");
   auto job = std::make_shared<SummaryJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);

@@ -41,6 +41,8 @@ Command add_watch(CLI::App& app, const bool& quiet) {
       "run\n"
       "  modrec watch model.pt --input x.pt --loss mean --batch-size 16 --out run\n"
       "      (SGD at lr 0.01, one pass over the input, every layer's statistics)\n"
+      "  modrec watch model.pt --input x.pt --input mask=m.pt --arg dropout=0.1 --loss mean --out "
+      "run\n"
       "  modrec watch model.pt --input x.pt --loss mean --optimizer adam --lr 1e-3 --steps 20 \\\n"
       "      --layers type:Linear --capture param,update --out run --save-model trained.pt");
   auto job = std::make_shared<WatchJob>();

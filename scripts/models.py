@@ -6,7 +6,7 @@ the models behind docs/torchinfo-reference/*.out; the rest exercise features
 (several inputs, reused modules, tuple/dict outputs, loops over ModuleLists).
 Run with the pinned environment's Python (scripts/torch_env.sh: torch 2.14.1, torchvision 0.29.1).
 """
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import torch
 import torch.nn.functional as F
@@ -356,6 +356,53 @@ class MatmulAttentionNet(nn.Module):
         return self.proj(torch.matmul(mixed.transpose(1, 2).reshape(b, s, 16), self.proj.weight))
 
 
+class ArgsNet(nn.Module):
+    """forward takes an argument of each kind --arg and --input NAME= give (issue 21): a required
+    List[int], an Optional tensor, a float, a str, a bool and an int with a default. `size` shows
+    in the shapes, `repeat` in the number of fc calls, `relu` in whether act is called; a bad
+    `pooling` raises ValueError in the model's own code. (Not `mode`: torchinfo.summary has a
+    `mode` parameter of its own and could not pass it on.)"""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.mix = nn.Conv2d(4, 4, 1)
+        self.fc = nn.Linear(4, 4)
+        self.act = nn.ReLU()
+
+    def forward(self, x: Tensor, size: List[int], mask: Optional[Tensor] = None,
+                scale: float = 1.0, pooling: str = "mean", relu: bool = False,
+                repeat: int = 1) -> Tensor:
+        if pooling != "mean" and pooling != "max":
+            raise ValueError("pooling must be 'mean' or 'max', got '" + pooling + "'")
+        y = self.conv(x) * scale
+        if mask is not None:
+            y = y * mask
+        y = F.adaptive_max_pool2d(y, size) if pooling == "max" else F.adaptive_avg_pool2d(y, size)
+        y = self.mix(y).mean(dim=(2, 3))
+        for _ in range(repeat):
+            y = self.fc(y)
+        return self.act(y) if relu else y
+
+
+class CountingNet(nn.Module):
+    """Keeps state between calls, as an RNN's state or a context buffer: a step counter advanced
+    by the int argument `stride`, and the previous batch's mean kept as a buffer. Run batch after
+    batch, each call's output depends on the calls before it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+        self.steps = 0
+        self.register_buffer("context", torch.zeros(4))
+
+    def forward(self, x: Tensor, stride: int = 1) -> Tensor:
+        self.steps += stride
+        y = self.fc(x + self.context) * float(self.steps)
+        self.context = x.detach().mean(0)
+        return y
+
+
 def _branch_inputs() -> Tuple[Tensor, ...]:
     gen = torch.Generator().manual_seed(SEED)
     return (torch.randint(0, 10, (5,), generator=gen), torch.randn(5, 3, generator=gen))
@@ -414,6 +461,8 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "MHAKwargsNet": (_seeded(MHAKwargsNet), _randn(3, 4, 8)),
     "BranchNet": (_seeded(BranchNet), _branch_inputs),
     "MatmulAttentionNet": (_seeded(MatmulAttentionNet), _randn(2, 5, 16)),
+    "ArgsNet": (_seeded(ArgsNet), _randn(5, 3, 8, 8)),
+    "CountingNet": (_seeded(CountingNet), _randn(6, 4)),
 }
 
 # Built at test time only (large files, never committed).
@@ -426,6 +475,9 @@ TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[
     "vit_b_16": (_torchvision("vit_b_16"), _randn(1, 3, 224, 224)),
     "swin_t": (_torchvision("swin_t"), _randn(1, 3, 64, 64)),
 }
+
+# Keyword arguments a model's forward needs besides its example inputs (ArgsNet's required size).
+EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {"ArgsNet": {"size": [2, 2]}}
 
 # Extra named inputs written next to a model's default one: <name>.<tag>.input.pt
 EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {
@@ -440,7 +492,7 @@ LARGE_MODELS: List[str] = ["LSTMNet"]
 # tests/test_flops.py), never
 # committed to samples/.
 TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet",
-                               "MatmulAttentionNet"]
+                               "MatmulAttentionNet", "ArgsNet", "CountingNet"]
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:
@@ -457,3 +509,7 @@ def build(name: str) -> nn.Module:
 
 def example_inputs(name: str) -> Tuple[Tensor, ...]:
     return all_models()[name][1]()
+
+
+def example_kwargs(name: str) -> Dict[str, object]:
+    return dict(EXAMPLE_KWARGS.get(name, {}))

@@ -2,10 +2,13 @@
 """The PyTorch reference that modrec's tests compare against.
 
     oracle.py summary MODEL --out result.json [--weights model.pt] [--input FILE ...]
-                            [--eval | --train] [--grad]
+                            [--eval | --train] [--grad] [--kwargs FILE]
     oracle.py record  MODEL --out DIR [--weights model.pt] [--input FILE ...]
                             [--labels all|1-3,2-1] [--loss sum|mean] [--train]
-                            [--device cpu|cuda]
+                            [--device cpu|cuda] [--kwargs FILE]
+
+--kwargs FILE: a torch.save'd dict of keyword arguments to forward (modrec's --arg and
+--input NAME=FILE).
 
 MODEL is a name from models.py (sample models and torchvision families). The
 eager model is hooked on every module and run once; the rows follow torchinfo
@@ -313,11 +316,12 @@ def number_rows(rows: List[Row]) -> None:
 
 
 def trace(model: nn.Module, inputs: Tuple[Any, ...], grad: bool,
-          capture: Optional[CallCapture] = None) -> Tuple[List[Row], Any]:
+          capture: Optional[CallCapture] = None,
+          kwargs: Optional[Dict[str, Any]] = None) -> Tuple[List[Row], Any]:
     tracer = Tracer(model, capture)
     try:
         with torch.set_grad_enabled(grad):
-            output = model(*inputs)
+            output = model(*inputs, **(kwargs or {}))
     finally:
         tracer.remove()
     return tracer.finish(), output
@@ -366,6 +370,11 @@ def load_inputs(name: str, files: Optional[List[str]]) -> Tuple[Any, ...]:
     return tuple(values)
 
 
+def load_kwargs(path: Optional[str]) -> Dict[str, Any]:
+    """--kwargs FILE: a torch.save'd dict of forward's keyword arguments (tensors and values)."""
+    return torch.load(path, weights_only=False) if path else {}
+
+
 def load_value(path: str) -> Any:
     if path.endswith(".npy"):
         return torch.from_numpy(np.load(path))
@@ -384,8 +393,9 @@ def flat_tensors(value: Any) -> List[Tensor]:
 
 # --- summary ------------------------------------------------------------------
 
-def summarize(name: str, model: nn.Module, inputs: Tuple[Any, ...], grad: bool) -> Dict[str, Any]:
-    rows, _ = trace(model, inputs, grad)
+def summarize(name: str, model: nn.Module, inputs: Tuple[Any, ...], grad: bool,
+              kwargs: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    rows, _ = trace(model, inputs, grad, kwargs=kwargs)
     return {
         "model": name, "mode": "train" if model.training else "eval", "grad": grad,
         "inputs": [{"shape": list(t.shape), "dtype": str(t.dtype)} for t in flat_tensors(inputs)],
@@ -551,18 +561,19 @@ def call_edits(rows: List[Row], edits: List[str], seed: int) -> Dict[int, Callab
 
 def record(name: str, weights: Optional[str], files: Optional[List[str]], labels: str,
            out_dir: str, loss_kind: str, train: bool, edits: Optional[List[str]] = None,
-           seed: int = 0, device: str = "cpu") -> None:
+           seed: int = 0, device: str = "cpu", kwargs: Optional[Dict[str, Any]] = None) -> None:
     model = load_model(name, weights, train).to(device)
     inputs = map_tensors(lambda t: t.to(device), load_inputs(name, files))
+    kwargs = map_tensors(lambda t: t.to(device), kwargs or {})
     # Pass 1 finds the labels (they need the whole row list); pass 2 captures.
     # Both start from the same RNG and module state, so they see the same calls.
     rng, state = torch.get_rng_state(), {k: v.clone() for k, v in model.state_dict().items()}
-    rows, _ = trace(model, inputs, grad=True)
+    rows, _ = trace(model, inputs, grad=True, kwargs=kwargs)
     selected = select_calls(rows, labels)
     torch.set_rng_state(rng)
     model.load_state_dict(state)
     capture = RecordCapture({r.call_index for r in selected}, call_edits(rows, edits or [], seed))
-    _, output = trace(model, inputs, grad=True, capture=capture)
+    _, output = trace(model, inputs, grad=True, capture=capture, kwargs=kwargs)
     first = flat_tensors(output)[0]
     (first.sum() if loss_kind == "sum" else first.mean()).backward()
     write_record(out_dir, name, loss_kind, train, inputs, selected, capture.calls, capture.values)
@@ -632,6 +643,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         p.add_argument("--weights", help="TorchScript file whose state_dict is loaded")
         p.add_argument("--input", nargs="+", action="extend", metavar="FILE",
                        help="torch.save'd tensor/tuple or .npy; several = forward args")
+        p.add_argument("--kwargs", metavar="FILE",
+                       help="torch.save'd dict of keyword arguments to forward")
         mode = p.add_mutually_exclusive_group()
         mode.add_argument("--train", action="store_true")
         mode.add_argument("--eval", dest="train", action="store_false")
@@ -650,12 +663,13 @@ def main(argv: Optional[List[str]] = None) -> None:
     args = parse_args(argv)
     if args.command == "summary":
         model = load_model(args.model, args.weights, args.train)
-        result = summarize(args.model, model, load_inputs(args.model, args.input), args.grad)
+        result = summarize(args.model, model, load_inputs(args.model, args.input), args.grad,
+                           load_kwargs(args.kwargs))
         with open(args.out, "w") as f:
             json.dump(result, f, indent=1)
     else:
         record(args.model, args.weights, args.input, args.labels, args.out,
-               args.loss, args.train, args.edit, args.seed, args.device)
+               args.loss, args.train, args.edit, args.seed, args.device, load_kwargs(args.kwargs))
 
 
 if __name__ == "__main__":

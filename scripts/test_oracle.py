@@ -357,10 +357,10 @@ class Samples(unittest.TestCase):
                 torch.jit.script(models.build(name)).save(path)
                 eager = oracle.load_model(name, path, train=False)  # strict load
                 scripted = torch.jit.load(path)
-                x = models.example_inputs(name)
+                x, kwargs = models.example_inputs(name), models.example_kwargs(name)
                 with torch.no_grad():
-                    for a, b in zip(oracle.flat_tensors(eager(*x)),
-                                    oracle.flat_tensors(scripted(*x))):
+                    for a, b in zip(oracle.flat_tensors(eager(*x, **kwargs)),
+                                    oracle.flat_tensors(scripted(*x, **kwargs))):
                         torch.testing.assert_close(a, b, msg=name)
 
     def test_summary_cli(self) -> None:

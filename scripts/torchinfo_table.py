@@ -3,12 +3,14 @@
 
     torchinfo_table.py MODEL [--weights model.pt] [--input FILE ...] [--columns a,b]
                        [--depth N] [--row-settings a,b] [--grad] [--keyword-only FILE]
+                       [--kwargs FILE]
 
 Prints torchinfo.summary(model, input_data=..., col_names=..., depth=..., row_settings=...,
 verbose=0, mode="eval") as verbose=1 would print it, the unit of "Total mult-adds" written as
 torchinfo's reference outputs write it ("(M)"; see unit_value). --weights loads a TorchScript
 file's state_dict into the eager model, --input takes forward arguments as scripts/oracle.py does
-(the model's example input without).
+(the model's example input without); --kwargs FILE, a torch.save'd dict, goes to forward as
+keyword arguments, as torchinfo.summary(..., **kwargs) passes them.
 
 --grad: torchinfo 1.8 always runs the forward under torch.no_grad(), with no option; this runs
 it with autograd on instead (`torch.no_grad` does nothing inside torchinfo's module).
@@ -33,7 +35,7 @@ from torchinfo.enums import Units
 from torchinfo.formatting import FormattingOptions
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle import call_arguments, flat_tensors, load_inputs, load_model  # noqa: E402
+from oracle import call_arguments, flat_tensors, load_inputs, load_kwargs, load_model  # noqa: E402
 
 
 class TorchWithGrad:
@@ -61,6 +63,8 @@ def main() -> None:
     parser.add_argument("--row-settings", default="depth")
     parser.add_argument("--grad", action="store_true")
     parser.add_argument("--keyword-only", metavar="FILE")
+    parser.add_argument("--kwargs", metavar="FILE",
+                        help="torch.save'd dict passed to torchinfo.summary as **kwargs")
     args = parser.parse_args()
 
     model = load_model(args.model, args.weights, train=False)
@@ -92,7 +96,8 @@ def main() -> None:
     try:
         stats = torchinfo.summary(
             model, input_data=list(inputs), col_names=args.columns.split(","), depth=args.depth,
-            row_settings=args.row_settings.split(","), verbose=0, mode="eval")
+            row_settings=args.row_settings.split(","), verbose=0, mode="eval",
+            **load_kwargs(args.kwargs))
     finally:
         torchinfo_impl.torch = torch
         torchinfo_impl.add_missing_container_layers = add_missing

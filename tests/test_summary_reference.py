@@ -6,6 +6,7 @@ import unittest
 from e2e import ROOT, run, sample, SAMPLES, main
 
 REF = os.path.join(ROOT, "tests", "torchinfo-reference")
+NOTE = "Give tensors with --input [NAME=]FILE, other arguments with --arg NAME=VALUE."
 INPUT_SIZE = re.compile(r"^Input size \(MB\): ([0-9.]+)$")
 
 
@@ -22,9 +23,12 @@ def inp(name, tag=""):
 
 
 class ReferenceTables(unittest.TestCase):
-    def check(self, reference, *args):
+    def check(self, reference, *args, signature=False):
         out, _ = run("summary", *args)
         want, got = reference.splitlines(), out.splitlines()
+        if signature:
+            self.assertEqual(got[len(want):], ["", "Forward signature: forward(x: Tensor)", NOTE])
+            got = got[:len(want)]
         self.assertEqual(len(got), len(want), out)
         for w, g in zip(want, got):
             mw, mg = INPUT_SIZE.match(w), INPUT_SIZE.match(g)
@@ -36,8 +40,8 @@ class ReferenceTables(unittest.TestCase):
     def test_single_input(self):
         self.check(tables("single_input.out")[0], sample("SingleInputNet"), "--input", inp("SingleInputNet"))
 
-    def test_basic_summary_without_input(self):
-        self.check(tables("basic_summary.out")[0], sample("SingleInputNet"))
+    def test_basic_summary_without_input(self):  # the forward signature follows the table
+        self.check(tables("basic_summary.out")[0], sample("SingleInputNet"), signature=True)
 
     def test_single_input_all_columns(self):
         self.check(tables("single_input_all_cols.out")[0], sample("SingleInputNet"),

@@ -119,10 +119,12 @@ bool is_submodule_call(const Node* node, const Value* self) {
          is_module(node->input(0)) && is_forward(node->s(c10::attr::name));
 }
 
+bool is_tensor(const Value* v) { return v->type()->isSubtypeOf(*c10::TensorType::get()); }
+
 void route_args(Graph& graph, Node* call) {
   for (size_t i = 1; i < call->inputs().size(); ++i) {
     Value* arg = call->input(i);
-    if (!arg->type()->isSubtypeOf(*c10::TensorType::get())) continue;
+    if (!is_tensor(arg)) continue;
     Node* route = graph.create(kRoute, {call->input(0), arg, graph.insertConstant(int64_t(i - 1))});
     route->output()->setType(arg->type());
     route->insertBefore(call);
@@ -130,17 +132,59 @@ void route_args(Graph& graph, Node* call) {
   }
 }
 
+bool used_after(const Value* v, const Node* node) {
+  for (const auto& use : v->uses())
+    if (use.user->isAfter(node)) return true;
+  return false;
+}
+
+// What torch.jit.trace leaves of a module whose work it did not record (Identity; Dropout or
+// StochasticDepth in eval): a call without argument returning None. The tensor eager PyTorch
+// passed through it is taken to be the last one made before the call and used after it (the
+// call sits where the module ran, right after its argument was made); null when none is.
+Value* passed_through(Node* call, const Value* self) {
+  if (call->inputs().size() != 1 || call->output()->type()->kind() != c10::TypeKind::NoneType)
+    return nullptr;
+  for (Node* node = call->prev(); node->kind() != c10::prim::Param; node = node->prev())
+    for (auto it = node->outputs().rbegin(); it != node->outputs().rend(); ++it)
+      if (is_tensor(*it) && used_after(*it, call)) return *it;
+  for (Value* input : call->owningBlock()->inputs())
+    if (input != self && is_tensor(input) && used_after(input, call)) return input;
+  return nullptr;
+}
+
+// leave(mod, value) after the call; its output replaces `replaced` (`value` unless given) for
+// everything after it.
+void add_leave(Graph& graph, Node* call, Value* value, Value* replaced = nullptr) {
+  Node* leave = graph.create(kLeave, {call->input(0), value});
+  leave->output()->setType(value->type());
+  leave->insertAfter(call);
+  (replaced ? replaced : value)->replaceAllUsesAfterNodeWith(leave, leave->output());
+}
+
+// A traced-away call, bracketed as the identity eager PyTorch ran: enter(mod, x);
+// [x' = route(mod, x)]; call; leave(mod, x'), whose output replaces x after it.
+void bracket_passed_through(Graph& graph, Node* call, Value* x, const InstrumentOptions& options) {
+  graph.create(kEnter, std::vector<Value*>{call->input(0), x}, 0)->insertBefore(call);
+  Value* value = x;
+  if (options.route_tensor_args) {
+    Node* route = graph.create(kRoute, {call->input(0), x, graph.insertConstant(int64_t(0))});
+    route->output()->setType(x->type());
+    route->insertBefore(call);
+    value = route->output();
+  }
+  add_leave(graph, call, value, x);
+}
+
 // enter(mod, args…); [route(mod, arg) per Tensor argument]; call; leave(mod, result), whose output
 // replaces the result for everything after it. enter comes first so that each route is
 // attributed to the call just entered.
-void bracket(Graph& graph, Node* call, const InstrumentOptions& options) {
+void bracket(Graph& graph, Node* call, const Value* self, const InstrumentOptions& options) {
   torch::jit::WithInsertPoint guard(call);
+  if (Value* x = passed_through(call, self)) return bracket_passed_through(graph, call, x, options);
   graph.create(kEnter, call->inputs(), 0)->insertBefore(call);
   if (options.route_tensor_args) route_args(graph, call);
-  Node* leave = graph.create(kLeave, {call->input(0), call->output()});
-  leave->output()->setType(call->output()->type());
-  leave->insertAfter(call);
-  call->output()->replaceAllUsesAfterNodeWith(leave, leave->output());
+  add_leave(graph, call, call->output());
 }
 
 void instrument_block(Graph& graph, Block* block, const Value* self,
@@ -150,7 +194,7 @@ void instrument_block(Graph& graph, Block* block, const Value* self,
     for (Block* sub : node->blocks()) instrument_block(graph, sub, self, options);
     if (is_submodule_call(node, self)) calls.push_back(node);
   }
-  for (Node* call : calls) bracket(graph, call, options);
+  for (Node* call : calls) bracket(graph, call, self, options);
 }
 
 bool already_instrumented(const Block* block) {
@@ -262,6 +306,37 @@ void ActiveHooks::enter(int module, const std::vector<c10::IValue>& args) {
 
 c10::IValue ActiveHooks::leave(int module, const c10::IValue& output) {
   return session_->leave(module, output);
+}
+
+namespace {
+
+bool is_pooling(const Node* node) {
+  static const std::regex pattern("aten::(max|avg)_pool[123]d(_with_indices)?");
+  return std::regex_match(node->kind().toQualString(), pattern);
+}
+
+// An int list argument that tracing recorded: a list constant, or a ListConstruct of constants.
+std::vector<int64_t> constant_ints(Value* value) {
+  if (auto constant = torch::jit::toIValue(value); constant && constant->isIntList())
+    return constant->toIntVector();
+  std::vector<int64_t> out;
+  if (value->node()->kind() != c10::prim::ListConstruct) return out;
+  for (Value* item : value->node()->inputs()) {
+    auto constant = torch::jit::toIValue(item);
+    if (!constant || !constant->isInt()) return {};
+    out.push_back(constant->toInt());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> traced_pool_kernel(const torch::jit::Module& module) {
+  const auto method = module.find_method("forward");
+  if (!method) return {};
+  for (const Node* node : method->graph()->nodes())
+    if (is_pooling(node) && node->inputs().size() > 1) return constant_ints(node->input(1));
+  return {};
 }
 
 }  // namespace modrec

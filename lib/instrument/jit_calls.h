@@ -32,6 +32,11 @@ void run_graphs_as_written();
 // an if), as (module path, index of the enclosing call in this list or -1).
 std::vector<std::pair<std::string, int>> static_calls(const torch::jit::Module& root);
 
+// The kernel_size a traced pooling module's forward passes to aten::max_pool*d/avg_pool*d, a
+// constant of the traced call (tracing keeps parameters, not a module's other attributes); empty
+// for any other module or when the first such op's kernel is no constant.
+std::vector<int64_t> traced_pool_kernel(const torch::jit::Module& module);
+
 // While alive, the instrumentation ops on this thread report to `hooks`, mapping module objects
 // to indices with `by_object` and numbering the calls from 0 as they start.
 class ActiveHooks {

@@ -1,5 +1,10 @@
 #include "instrument/module_index.h"
 
+#include <algorithm>
+#include <regex>
+
+#include "instrument/jit_calls.h"
+
 namespace modrec {
 namespace {
 
@@ -20,13 +25,31 @@ std::optional<Kernel> kernel_from_weight(const torch::jit::Module& m) {
   return Kernel{{sizes.begin() + 2, sizes.end()}, false};
 }
 
+// A traced MaxPool/AvgPool module's kernel, from its call's constants (not any module calling a
+// pooling function: torchinfo shows the kernel_size attribute only those modules have). The traced
+// list does not say whether kernel_size was an int (MaxPool2d(3): torchinfo prints 3) or a tuple
+// ([3, 3]); equal dims are taken for an int, the common way of writing it.
+std::optional<Kernel> kernel_from_trace(const torch::jit::Module& m) {
+  static const std::regex pooling("(Max|Avg)Pool[123]d");  // the modules with a kernel_size
+  const auto name = m.type()->name();
+  if (!name || !std::regex_match(name->name(), pooling)) return std::nullopt;
+  std::vector<int64_t> dims = traced_pool_kernel(m);
+  if (dims.empty()) return std::nullopt;
+  const bool equal = std::all_of(dims.begin(), dims.end(), [&](int64_t d) { return d == dims[0]; });
+  if (equal) return Kernel{{dims[0]}, true};
+  return Kernel{dims, false};
+}
+
 std::optional<Kernel> kernel_of(const torch::jit::Module& m) {
   std::optional<c10::IValue> k;
   if (auto type = m.type(); type->hasConstant("kernel_size"))
     k = type->getConstant("kernel_size");
   else if (m.hasattr("kernel_size"))
     k = m.attr("kernel_size");
-  if (!k) return kernel_from_weight(m);
+  if (!k) {
+    if (auto kernel = kernel_from_weight(m)) return kernel;
+    return kernel_from_trace(m);
+  }
   if (k->isInt()) return Kernel{{k->toInt()}, true};
   Kernel kernel;
   if (k->isTuple()) {

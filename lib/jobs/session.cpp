@@ -6,8 +6,6 @@
 #include <thread>
 
 #include "load/load_model.h"
-#include "tensors/input_spec.h"
-#include "tensors/sample_source.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -26,30 +24,6 @@ void set_threads(int threads) {
   at::set_num_threads(threads);
 }
 
-std::vector<SourcePtr> input_sources(const InputOptions& options) {
-  if (!options.files.empty() && !options.sizes.empty())
-    throw Error(Exit::usage, "--input and --input-size cannot be combined", "--input-size",
-                "give the inputs either as files or as shapes");
-  std::vector<SourcePtr> sources;
-  for (const auto& file : options.files)
-    for (auto& s : open_input(file)) sources.push_back(std::move(s));
-  std::vector<InputSpec> specs;
-  for (const auto& size : options.sizes) specs.push_back(parse_input_spec(size));
-  for (auto& t : random_inputs(specs, options.seed, options.high))
-    sources.push_back(memory_source(t));
-  return sources;
-}
-
-// --targets: one source of one tensor.
-SourcePtr open_targets(const std::string& path) {
-  if (path.empty()) return nullptr;
-  std::vector<SourcePtr> sources = open_input(path);
-  if (sources.size() != 1)
-    throw Error(Exit::bad_input, "expected one tensor of targets", path,
-                "save the targets with torch.save(t, FILE), one row per input sample");
-  return sources[0];
-}
-
 }  // namespace
 
 InputBatches Session::batches(const InputOptions& options, int64_t batch_size,
@@ -63,7 +37,8 @@ std::vector<c10::IValue> Session::whole_inputs(int64_t* bytes) const {
       InputBatches(inputs, nullptr, 0, std::nullopt, device).get(0).inputs;
   if (bytes) {
     *bytes = 0;
-    for (const auto& v : values) *bytes += static_cast<int64_t>(v.toTensor().nbytes());
+    for (size_t i = 0; i < values.size(); ++i)
+      if (inputs[i].positional) *bytes += static_cast<int64_t>(values[i].toTensor().nbytes());
   }
   return values;
 }
@@ -72,9 +47,12 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
                      const InstrumentOptions& instrument) {
   const at::Device device = torch_device(model.device);
   set_threads(model.threads);
-  auto sources = input_sources(inputs);  // bad inputs fail before the slower model load
-  Session session{InstrumentedModel(load_model(model.path), instrument), std::move(sources),
-                  device};
+  const OpenedInputs opened(inputs);  // bad inputs fail before the slower model load
+  torch::jit::Module module = load_model(model.path);
+  const ForwardSchema schema(module);
+  ForwardArguments bound = inputs.given() ? opened.bind(schema) : ForwardArguments{};
+  Session session{InstrumentedModel(std::move(module), instrument), schema.signature(),
+                  std::move(bound), device};
   if (!device.is_cpu()) session.model.module().to(device);
   session.model.module().train(model.mode == Mode::train);
   return session;
@@ -82,7 +60,7 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
 
 std::vector<FlagPath> paths_read(const ModelOptions& model, const InputOptions& inputs,
                                  const RecordOptions& record) {
-  std::vector<FlagPath> paths = flag_paths(inputs.files, "--input");
+  std::vector<FlagPath> paths = flag_paths(inputs.all_files(), "--input");
   paths.insert(
       paths.end(),
       {{model.path, "MODEL"}, {record.grad_file, "--grad"}, {record.targets_file, "--targets"}});

@@ -10,13 +10,15 @@ namespace modrec {
 
 struct Session {
   InstrumentedModel model;
-  std::vector<SourcePtr> inputs;  // one per forward argument, read when batches are taken
+  Signature signature;      // forward's arguments
+  ForwardArguments inputs;  // bound to them (empty without an input), read when batches are taken
   at::Device device = at::kCPU;
 
   // The run's batches over the inputs (--batch-size, --shard); `targets` one row per sample.
   InputBatches batches(const InputOptions& options, int64_t batch_size,
                        const std::string& targets_file = "") const;
-  // The inputs whole, on the device, and their bytes: one pass (summary, graph).
+  // The inputs whole, on the device, and the bytes of the positional tensors (torchinfo's
+  // input_data; tensors bound by name are its keyword arguments): one pass (summary, graph).
   std::vector<c10::IValue> whole_inputs(int64_t* bytes = nullptr) const;
 };
 

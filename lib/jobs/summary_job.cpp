@@ -16,15 +16,22 @@
 namespace modrec {
 namespace {
 
-void write(const Summary& summary, const ModuleTree& tree, const SummaryJob& job,
-           std::ostream& out) {
+// Without an input the table has no shapes; the signature under it says what to pass.
+void write(const Summary& summary, const ModuleTree& tree, const Signature& signature,
+           const SummaryJob& job, std::ostream& out) {
   switch (job.format) {
     case SummaryFormat::table:
       out << format_table(summary, tree, job.summary);
+      if (!summary.has_input)
+        out << "\nForward signature: " << signature.text()
+            << "\nGive tensors with --input [NAME=]FILE, other arguments with --arg NAME=VALUE.\n";
       return;
-    case SummaryFormat::json:
-      out << to_json(summary, tree, job.summary).dump(2) << "\n";
+    case SummaryFormat::json: {
+      nlohmann::json json = to_json(summary, tree, job.summary);
+      json["signature"] = to_json(signature);
+      out << json.dump(2) << "\n";
       return;
+    }
     case SummaryFormat::csv:
       out << format_csv(summary, tree, job.summary);
       return;
@@ -85,7 +92,7 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
       job.inputs.given() ? traced(session, inputs, job) : session.model.static_trace();
   wait_for_device(inputs);
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
-  write(summarize(tree, trace, input_bytes), tree, job, out);
+  write(summarize(tree, trace, input_bytes), tree, session.signature, job, out);
   log::debug("timing: format ", log::seconds(clock.lap()), " s");
 }
 

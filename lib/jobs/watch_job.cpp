@@ -15,7 +15,7 @@ namespace modrec {
 WatchOutcome run_watch_job(const WatchJob& job) {
   job.train.validate();
   job.record.validate();
-  if (job.inputs.files.empty())
+  if (job.inputs.all_files().empty())
     throw Error(Exit::usage, "watch needs training data", "--input", "give --input FILE");
   std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
   read.push_back({job.train.targets_file, "--targets"});

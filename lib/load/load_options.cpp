@@ -1,5 +1,9 @@
 #include "load/load_options.h"
 
+#include <regex>
+
+#include "util/error.h"
+
 namespace modrec {
 
 const EnumNames<Device>& device_names() {
@@ -10,6 +14,25 @@ const EnumNames<Device>& device_names() {
 const EnumNames<Mode>& mode_names() {
   static const EnumNames<Mode> names{{"eval", Mode::eval}, {"train", Mode::train}};
   return names;
+}
+
+std::optional<NamedText> split_named(const std::string& text) {
+  static const std::regex named("([A-Za-z_][A-Za-z0-9_]*)=(.*)");
+  std::smatch m;
+  if (!std::regex_match(text, m, named)) return std::nullopt;
+  return NamedText{m[1], m[2]};
+}
+
+NamedText parse_arg_flag(const std::string& text) {
+  if (auto named = split_named(text)) return *named;
+  throw Error(Exit::usage, "'" + text + "' is not NAME=VALUE", "--arg",
+              "name forward's argument, e.g. --arg num_steps=4 (modrec summary MODEL lists them)");
+}
+
+std::vector<std::string> InputOptions::all_files() const {
+  std::vector<std::string> out = files;
+  for (const auto& named : named_files) out.push_back(named.text);
+  return out;
 }
 
 }  // namespace modrec

@@ -118,6 +118,17 @@ void Recording::merge_params(const Pass& any) {
   layers_.merge_params(model_, any.calls(), file.get());
 }
 
+namespace {
+
+// The samples in a batch: dim 0 of its first tensor (--arg values are no samples).
+int64_t batch_samples(const std::vector<c10::IValue>& batch) {
+  for (const auto& v : batch)
+    if (v.isTensor()) return v.toTensor().size(0);
+  return 0;
+}
+
+}  // namespace
+
 std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IValue>& batch,
                                                      int64_t number, const at::Tensor& rows) {
   auto pass = std::make_unique<Pass>(matcher_, model_.tree());
@@ -129,7 +140,7 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
       captures_, pass->file.get(),
       [&selection](int call, int module) { return selection(call, module); },
       edits_.empty() ? nullptr : &edits_);
-  if (rows.defined()) pass->recorder->keep_rows(rows, batch.at(0).toTensor().size(0));
+  if (rows.defined()) pass->recorder->keep_rows(rows, batch_samples(batch));
   c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
   validate_layers(*pass);

@@ -45,6 +45,10 @@ class Tee : public CallHooks {
   std::exception_ptr hook_error_;
 };
 
+// The model raised: its inputs (shapes, dtypes) or --arg values are not what it accepts.
+const char kCheckInputs[] =
+    "check the input's shape and dtype, and the --arg values, against the model";
+
 std::string failing_call(const InstrumentedModel& model, const TraceCollector& trace) {
   const int call = trace.open_call();
   if (call < 0) return "model forward";
@@ -63,10 +67,9 @@ c10::IValue forward_with(InstrumentedModel& model, std::vector<c10::IValue> inpu
     throw;
   } catch (const c10::Error& e) {
     throw Error(Exit::model_failed, first_line(e.what_without_backtrace()),
-                failing_call(model, trace), "check the input's shape and dtype against the model");
+                failing_call(model, trace), kCheckInputs);
   } catch (const std::exception& e) {
-    throw Error(Exit::model_failed, first_line(e.what()), failing_call(model, trace),
-                "check the input's shape and dtype against the model");
+    throw Error(Exit::model_failed, first_line(e.what()), failing_call(model, trace), kCheckInputs);
   }
 }
 

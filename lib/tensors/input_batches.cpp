@@ -19,7 +19,7 @@ int64_t shared_samples(const std::vector<SourcePtr>& inputs, bool cut, const cha
 
 }  // namespace
 
-InputBatches::InputBatches(std::vector<SourcePtr> inputs, SourcePtr targets, int64_t batch_size,
+InputBatches::InputBatches(ForwardArguments inputs, SourcePtr targets, int64_t batch_size,
                            const std::optional<Shard>& shard, at::Device device,
                            const std::string& targets_name)
     : inputs_(std::move(inputs)),
@@ -27,7 +27,7 @@ InputBatches::InputBatches(std::vector<SourcePtr> inputs, SourcePtr targets, int
       batch_size_(batch_size),
       sharded_(shard.has_value()),
       device_(device) {
-  total_ = shared_samples(inputs_, !whole(), shard ? "--shard" : "--batch-size");
+  total_ = shared_samples(sources(), !whole(), shard ? "--shard" : "--batch-size");
   range_ = whole() ? SampleRange{0, std::max<int64_t>(total_, 1)} : shard_range(shard, total_);
   if (targets_ && targets_->samples() != total_)
     throw Error(Exit::bad_input,
@@ -37,10 +37,17 @@ InputBatches::InputBatches(std::vector<SourcePtr> inputs, SourcePtr targets, int
 }
 
 InputBatches InputBatches::of(const std::vector<c10::IValue>& values) {
-  std::vector<SourcePtr> sources;
-  for (const auto& v : values) sources.push_back(memory_source(v.toTensor()));
-  const at::Device device = values.empty() ? at::kCPU : values[0].toTensor().device();
-  return InputBatches(std::move(sources), nullptr, 0, std::nullopt, device);
+  ForwardArguments arguments;
+  at::Device device = at::kCPU;
+  for (const auto& v : values) {
+    if (!v.isTensor()) {
+      arguments.push_back({"", nullptr, v});
+      continue;
+    }
+    arguments.push_back({"", memory_source(v.toTensor()), {}});
+    device = v.toTensor().device();
+  }
+  return InputBatches(std::move(arguments), nullptr, 0, std::nullopt, device);
 }
 
 int64_t InputBatches::count() const { return (range_.size() + batch_rows() - 1) / batch_rows(); }
@@ -50,8 +57,12 @@ InputBatch InputBatches::get(int64_t index) const {
   const SampleRange rows{range_.start + index * size,
                          std::min(range_.end, range_.start + (index + 1) * size)};
   InputBatch batch;
-  for (const auto& s : inputs_) {
-    const at::Tensor t = whole() ? s->all() : s->rows(rows);
+  for (const auto& a : inputs_) {
+    if (!a.source) {
+      batch.inputs.push_back(a.value);
+      continue;
+    }
+    const at::Tensor t = whole() ? a.source->all() : a.source->rows(rows);
     batch.inputs.emplace_back(t.device() == device_ ? t : t.to(device_));
   }
   if (targets_) batch.targets = whole() ? targets_->all() : targets_->rows(rows);

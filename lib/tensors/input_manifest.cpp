@@ -1,5 +1,8 @@
 #include "tensors/input_manifest.h"
 
+#include <cmath>
+#include <sstream>
+
 #include "tensors/dtype.h"
 
 namespace modrec {
@@ -24,6 +27,32 @@ nlohmann::json shard_json(const std::optional<Shard>& shard, SampleRange range) 
   if (!shard) return nullptr;
   return {
       {"index", shard->index}, {"count", shard->count}, {"start", range.start}, {"end", range.end}};
+}
+
+void add_arguments_json(nlohmann::json& inputs, const InputOptions& options,
+                        const ForwardArguments& arguments) {
+  nlohmann::json named = nlohmann::json::object(), args = nlohmann::json::object();
+  for (const auto& n : options.named_files) named[n.name] = n.text;
+  for (const auto& a : arguments)
+    if (!a.source) args[a.name] = value_json(a.value);
+  inputs["named_files"] = std::move(named);
+  inputs["args"] = std::move(args);
+}
+
+nlohmann::json value_json(const c10::IValue& v) {
+  if (v.isBool()) return v.toBool();
+  if (v.isInt()) return v.toInt();
+  if (v.isDouble() && std::isfinite(v.toDouble())) return v.toDouble();
+  if (v.isString()) return v.toStringRef();
+  if (v.isNone()) return nullptr;
+  if (v.isList()) {
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& item : v.toListRef()) items.push_back(value_json(item));
+    return items;
+  }
+  std::ostringstream text;  // NaN, a device, a dtype...: as TorchScript prints it
+  text << v;
+  return text.str();
 }
 
 }  // namespace modrec

@@ -114,8 +114,8 @@ TEST_CASE("files that do not make one sequence are bad input naming the file") {
 }
 
 TEST_CASE("batches cover the shard's range, batch by batch") {
-  const std::vector<SourcePtr> inputs{memory_source(counting(0, 10)),
-                                      memory_source(counting(100, 10))};
+  const ForwardArguments inputs =
+      positional_arguments({memory_source(counting(0, 10)), memory_source(counting(100, 10))});
   const InputBatches batches(inputs, memory_source(at::arange(10)), 4, Shard{1, 2}, at::kCPU);
   CHECK(batches.range().start == 5);
   CHECK(batches.range().end == 10);
@@ -131,8 +131,9 @@ TEST_CASE("batches cover the shard's range, batch by batch") {
 }
 
 TEST_CASE("without batching or sharding every input goes whole, whatever its shape") {
-  const std::vector<SourcePtr> inputs{memory_source(counting(0, 4)), memory_source(at::ones({2})),
-                                      memory_source(at::scalar_tensor(1.5))};
+  const ForwardArguments inputs =
+      positional_arguments({memory_source(counting(0, 4)), memory_source(at::ones({2})),
+                            memory_source(at::scalar_tensor(1.5))});
   const InputBatches whole(inputs, nullptr, 0, std::nullopt, at::kCPU);
   CHECK(whole.count() == 1);
   CHECK(whole.get(0).inputs[2].toTensor().dim() == 0);
@@ -147,4 +148,20 @@ TEST_CASE("without batching or sharding every input goes whole, whatever its sha
   });
   CHECK(code == Exit::bad_input);
   CHECK(line.find("y.pt") != std::string::npos);
+}
+
+TEST_CASE("batching cuts the tensors and passes the other arguments to every batch") {
+  ForwardArguments inputs = positional_arguments({memory_source(counting(0, 5))});
+  inputs.push_back({"steps", nullptr, c10::IValue(int64_t{3})});
+  inputs.push_back({"mask", nullptr, c10::IValue()});
+  const InputBatches batches(inputs, nullptr, 2, std::nullopt, at::kCPU);
+  REQUIRE(batches.count() == 3);
+  CHECK(batches.sources().size() == 1);
+  for (int64_t i = 0; i < batches.count(); ++i) {
+    const InputBatch batch = batches.get(i);
+    REQUIRE(batch.inputs.size() == 3);
+    CHECK(batch.inputs[1].toInt() == 3);
+    CHECK(batch.inputs[2].isNone());
+  }
+  CHECK(at::equal(batches.get(2).inputs[0].toTensor(), counting(4, 1)));
 }

@@ -11,7 +11,8 @@ StepBatches::StepBatches(std::vector<c10::IValue> inputs, at::Tensor targets, in
                          std::optional<uint64_t> shuffle)
     : inputs_(std::move(inputs)), targets_(std::move(targets)) {
   for (const auto& input : inputs_) {
-    if (!input.isTensor() || input.toTensor().dim() == 0)
+    if (!input.isTensor()) continue;  // an --arg value, passed unchanged to every step
+    if (input.toTensor().dim() == 0)
       throw Error(Exit::usage, "training needs tensor inputs with a sample dimension", "--input",
                   "give tensors whose dim 0 counts the samples");
     const int64_t n = input.toTensor().size(0);
@@ -42,6 +43,10 @@ StepBatch StepBatches::next() {
   position_ = end;
   StepBatch batch;
   for (const auto& input : inputs_) {
+    if (!input.isTensor()) {
+      batch.inputs.push_back(input);
+      continue;
+    }
     const at::Tensor t = input.toTensor();
     batch.inputs.emplace_back(t.index_select(0, rows.to(t.device())));
   }

@@ -18,7 +18,8 @@ struct StepBatch {
 
 class StepBatches {
  public:
-  // `inputs`: tensors sharing dim 0 (usage Error otherwise); `targets` as many rows or undefined.
+  // `inputs`: forward's arguments: tensors sharing dim 0 (usage Error otherwise), cut into
+  // batches, and other values passed unchanged to every step; `targets` as many rows or undefined.
   StepBatches(std::vector<c10::IValue> inputs, at::Tensor targets, int64_t batch_size,
               std::optional<uint64_t> shuffle);
 

@@ -62,3 +62,14 @@ TEST_CASE("inputs and targets that do not share their samples are refused") {
       error_of([] { StepBatches({at::scalar_tensor(1.0)}, {}, 1, std::nullopt); });
   CHECK(code == Exit::usage);
 }
+
+TEST_CASE("values that are no tensors (--arg) go unchanged to every step") {
+  StepBatches batches({at::arange(3), c10::IValue(int64_t{4}), c10::IValue()}, {}, 2, std::nullopt);
+  for (int step = 0; step < 3; ++step) {
+    const StepBatch batch = batches.next();
+    REQUIRE(batch.inputs.size() == 3);
+    CHECK(batch.inputs[1].toInt() == 4);
+    CHECK(batch.inputs[2].isNone());
+  }
+  CHECK(batches.steps_per_pass() == 2);
+}

@@ -50,6 +50,12 @@ nlohmann::json sources_json(const InputBatches& data) {
   return out;
 }
 
+nlohmann::json inputs_json(const WatchedRun& run) {
+  nlohmann::json out = {{"files", run.inputs.files}, {"sources", sources_json(run.data)}};
+  add_arguments_json(out, run.inputs, run.data.arguments());
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json watch_manifest_json(const WatchedRun& run) {
@@ -58,7 +64,7 @@ nlohmann::json watch_manifest_json(const WatchedRun& run) {
     losses.push_back(std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json(nullptr));
   nlohmann::json manifest = manifest_header({modrec_version(), libtorch_version(), run.model.path});
   manifest.update({{"command", "watch"},
-                   {"inputs", {{"files", run.inputs.files}, {"sources", sources_json(run.data)}}},
+                   {"inputs", inputs_json(run)},
                    {"shard", shard_json(run.inputs.shard, run.data.range())},
                    {"options", options_json(run)},
                    {"losses", losses},

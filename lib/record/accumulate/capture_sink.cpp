@@ -2,11 +2,9 @@
 
 #include <ATen/ATen.h>
 
-#include <cmath>
-#include <sstream>
-
 #include "run/value_meta.h"
 #include "tensors/dtype.h"
+#include "tensors/input_manifest.h"
 #include "tensors/write_tensors.h"
 #include "util/atomic_file.h"
 
@@ -42,19 +40,6 @@ void CaptureSink::start(const CapturedValue& value) {
                          (n > 1 ? ", tensor " + std::to_string(i) : std::string()));
 }
 
-namespace {
-nlohmann::json json_of(const c10::IValue& v) {
-  if (v.isBool()) return v.toBool();
-  if (v.isInt()) return v.toInt();
-  if (v.isDouble() && std::isfinite(v.toDouble())) return v.toDouble();
-  if (v.isString()) return v.toStringRef();
-  if (v.isNone()) return nullptr;
-  std::ostringstream text;  // NaN, a device, a dtype...: as TorchScript prints it
-  text << v;
-  return text.str();
-}
-}  // namespace
-
 nlohmann::json CaptureSink::non_tensor_values() const {
   nlohmann::json out = nlohmann::json::array();
   // Only a call's arguments and results have values besides tensors (a gradient's structure
@@ -62,7 +47,7 @@ nlohmann::json CaptureSink::non_tensor_values() const {
   if (capture_ != Capture::input && capture_ != Capture::output) return out;
   for_each_non_tensor(structure_, [&](const std::string& at, const c10::IValue& v) {
     out.push_back(
-        {{"at", at}, {"type", v.isNone() ? "None" : v.type()->str()}, {"value", json_of(v)}});
+        {{"at", at}, {"type", v.isNone() ? "None" : v.type()->str()}, {"value", value_json(v)}});
   });
   return out;
 }

@@ -19,10 +19,12 @@ nlohmann::json inputs_json(const RecordManifest& run) {
     sources.push_back(source_json(*s));
   }
   const SourcePtr& targets = run.batches_run.targets();
-  return {
+  nlohmann::json out = {
       {"files", run.inputs.files}, {"sizes", run.inputs.sizes},
       {"seed", run.inputs.seed},   {"tensors", tensors},
       {"sources", sources},        {"targets", targets ? source_json(*targets) : nlohmann::json()}};
+  add_arguments_json(out, run.inputs, run.batches_run.arguments());
+  return out;
 }
 
 nlohmann::json edits_json(const EditOptions& edits) {

@@ -1,0 +1,111 @@
+#include "tensors/forward_inputs.h"
+
+#include <doctest/doctest.h>
+
+#include "util/error_of_test.h"
+
+using namespace modrec;
+using modrec::testing::error_of;
+
+namespace {
+
+// A module whose forward takes an argument of each kind --arg parses.
+torch::jit::Module args_module() {
+  torch::jit::Module m("ArgsModule");
+  m.define(R"(
+def forward(self, x: Tensor, size: List[int], mask: Optional[Tensor] = None, scale: float = 1.0,
+            mode: str = "mean", relu: bool = False, repeat: int = 1,
+            weights: Optional[List[float]] = None) -> Tensor:
+    return x
+)");
+  return m;
+}
+
+InputOptions with_args(std::vector<NamedText> args) {
+  InputOptions options;
+  options.sizes = {"2x3"};
+  options.args = std::move(args);
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("the signature as Python writes it") {
+  const ForwardSchema schema(args_module());
+  CHECK(schema.signature().text() ==
+        "forward(x: Tensor, size: List[int], mask: Optional[Tensor] = None, scale: float = 1.0, "
+        "mode: str = 'mean', relu: bool = False, repeat: int = 1, "
+        "weights: Optional[List[float]] = None)");
+  CHECK(schema.signature().params[2].takes_tensor);
+  CHECK_FALSE(schema.signature().params[1].takes_tensor);
+}
+
+TEST_CASE("--arg text parsed by the declared type") {
+  const ForwardSchema schema(args_module());
+  CHECK(schema.parse(1, "[2, 3]").toIntVector() == std::vector<int64_t>{2, 3});
+  CHECK(schema.parse(1, "[]").toIntVector().empty());
+  CHECK(schema.parse(3, "0.5").toDouble() == 0.5);
+  CHECK(schema.parse(3, "2").toDouble() == 2.0);
+  CHECK(schema.parse(4, "max").toStringRef() == "max");
+  CHECK(schema.parse(5, "true").toBool());
+  CHECK_FALSE(schema.parse(5, "0").toBool());
+  CHECK(schema.parse(6, "-4").toInt() == -4);
+  CHECK(schema.parse(7, "None").isNone());
+  CHECK(schema.parse(7, "[0.5,1]").toDoubleVector() == std::vector<double>{0.5, 1.0});
+  for (const auto& [i, text] : std::vector<std::pair<size_t, std::string>>{
+           {1, "2,3"}, {1, "[2,x]"}, {3, "half"}, {5, "yes"}, {6, "2.5"}, {6, ""}}) {
+    auto [code, line] = error_of([&] { schema.parse(i, text); });
+    CHECK(code == Exit::usage);
+    CHECK(line.find("'" + text + "'") != std::string::npos);
+    CHECK(line.find(schema.signature().params[i].type) != std::string::npos);
+  }
+}
+
+TEST_CASE("binding: places, names, defaults") {
+  const ForwardSchema schema(args_module());
+  const ForwardArguments bound =
+      OpenedInputs(with_args({{"size", "[1]"}, {"mode", "max"}})).bind(schema);
+  REQUIRE(bound.size() == 8);
+  CHECK(bound[0].source);
+  CHECK(bound[0].positional);
+  CHECK(bound[1].value.toIntVector() == std::vector<int64_t>{1});
+  CHECK(bound[2].value.isNone());  // the default
+  CHECK(bound[4].value.toStringRef() == "max");
+  CHECK(bound[6].value.toInt() == 1);
+  CHECK(tensor_sources(bound).size() == 1);
+}
+
+TEST_CASE("binding errors end with the signature") {
+  const ForwardSchema schema(args_module());
+  const std::string signature = schema.signature().text();
+  for (const auto& [args, words] : std::vector<std::pair<std::vector<NamedText>, std::string>>{
+           {{}, "required argument 'size'"},
+           {{{"size", "[1]"}, {"sizes", "1"}}, "no argument 'sizes'"},
+           {{{"size", "[1]"}, {"size", "[2]"}}, "given twice"},
+           {{{"size", "[1]"}, {"x", "1"}}, "--input x=FILE"},
+           {{{"size", "[1]"}, {"repeat", "x"}}, "'x' is no value of type int"}}) {
+    auto [code, line] = error_of([&] { OpenedInputs(with_args(args)).bind(schema); });
+    CHECK(code == Exit::usage);
+    CHECK(line.find(words) != std::string::npos);
+    CHECK(line.find(signature) != std::string::npos);
+  }
+  InputOptions two = with_args({{"size", "[1]"}});
+  two.sizes.push_back("2x3");
+  auto [code, line] = error_of([&] { OpenedInputs(two).bind(schema); });
+  CHECK(code == Exit::usage);
+  CHECK(line.find("'size' is a List[int], not a tensor") != std::string::npos);
+}
+
+TEST_CASE("--input NAME=FILE is named only where NAME is an identifier") {
+  const auto named = split_named("mask=data/m.pt");
+  REQUIRE(named);
+  CHECK(named->name == "mask");
+  CHECK(named->text == "data/m.pt");
+  CHECK_FALSE(split_named("./mask=m.pt"));
+  CHECK_FALSE(split_named("data/a=b.pt"));
+  CHECK_FALSE(split_named("x.pt"));
+  CHECK(parse_arg_flag("size=[2,3]").text == "[2,3]");
+  auto [code, line] = error_of([] { parse_arg_flag("size"); });
+  CHECK(code == Exit::usage);
+  CHECK(line.find("--arg") != std::string::npos);
+}
