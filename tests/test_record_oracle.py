@@ -41,15 +41,16 @@ class RecordComparison(unittest.TestCase):
         return out
 
     def compare(self, name, inputs, model=None, rtol=1e-5, atol=1e-6, captures=CAPTURES,
-                device="cpu"):
+                device="cpu", weights=None):
         """Every capture's tensors equal the eager hooks' (both run on `device`). A call's
         non-tensor arguments (None, flags such as need_weights, with the defaults TorchScript
         fills in) are kept in modrec's input.pt and listed in its manifest, and must be the eager
-        call's, at the same places. Returns the manifest."""
+        call's, at the same places. `weights`: the TorchScript file the eager model's weights
+        come from, when `model` is no TorchScript file. Returns the manifest."""
         model = model or sample(name)
         mine = self.record(model, inputs, "--device", device, captures=captures)
         self.addCleanup(shutil.rmtree, os.path.dirname(mine))  # vit_b_16: 600 MB each
-        ref = oracle("record", name, "--weights", model, "--input", *inputs, "--labels", "all",
+        ref = oracle("record", name, "--weights", weights or model, "--input", *inputs, "--labels", "all",
                      "--device", device)
         self.addCleanup(shutil.rmtree, os.path.dirname(ref))
         manifest = json.load(open(os.path.join(mine, "manifest.json")))

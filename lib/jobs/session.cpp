@@ -5,7 +5,7 @@
 
 #include <thread>
 
-#include "load/load_model.h"
+#include "instrument/open_model.h"
 #include "tensors/input_spec.h"
 #include "tensors/sample_source.h"
 #include "util/error.h"
@@ -73,10 +73,9 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   const at::Device device = torch_device(model.device);
   set_threads(model.threads);
   auto sources = input_sources(inputs);  // bad inputs fail before the slower model load
-  Session session{InstrumentedModel(load_model(model.path), instrument), std::move(sources),
-                  device};
-  if (!device.is_cpu()) session.model.module().to(device);
-  session.model.module().train(model.mode == Mode::train);
+  Session session{open_model(model.path, instrument), std::move(sources), device};
+  if (!device.is_cpu()) session.model->to(device);
+  session.model->train(model.mode == Mode::train);
   return session;
 }
 

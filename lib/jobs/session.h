@@ -1,5 +1,7 @@
 // A loaded, instrumented model and its input sources: the start of every job that runs a model.
 #pragma once
+#include <memory>
+
 #include "instrument/instrumented_model.h"
 #include "load/load_options.h"
 #include "record/record_options.h"
@@ -9,7 +11,7 @@
 namespace modrec {
 
 struct Session {
-  InstrumentedModel model;
+  std::unique_ptr<InstrumentedModel> model;  // open_model's: TorchScript or torch.export
   std::vector<SourcePtr> inputs;  // one per forward argument, read when batches are taken
   at::Device device = at::kCPU;
 

@@ -3,6 +3,16 @@
 #include <map>
 
 namespace modrec::pt2 {
+namespace {
+
+template <class T>
+std::optional<T> find_in(const std::map<int, T>& table, int number) {
+  auto it = table.find(number);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
 
 // torch/_export/serde/schema.py, class ScalarType (SCHEMA_VERSION 8.20).
 std::optional<c10::ScalarType> scalar_type(int schema_dtype) {
@@ -28,49 +38,24 @@ std::optional<c10::ScalarType> scalar_type(int schema_dtype) {
                                       {33, S::Float8_e8m0fnu},
                                       {34, S::UInt32},
                                       {35, S::UInt64}};
-  auto it = types.find(schema_dtype);
-  if (it == types.end()) return std::nullopt;
-  return it->second;
+  return find_in(types, schema_dtype);
 }
 
 // schema.py, class MemoryFormat.
 std::optional<c10::MemoryFormat> memory_format(int schema_format) {
   using M = c10::MemoryFormat;
-  switch (schema_format) {
-    case 1:
-      return M::Contiguous;
-    case 2:
-      return M::ChannelsLast;
-    case 3:
-      return M::ChannelsLast3d;
-    case 4:
-      return M::Preserve;
-    default:
-      return std::nullopt;
-  }
+  static const std::map<int, M> formats{
+      {1, M::Contiguous}, {2, M::ChannelsLast}, {3, M::ChannelsLast3d}, {4, M::Preserve}};
+  return find_in(formats, schema_format);
 }
 
 // schema.py, class Layout.
 std::optional<c10::Layout> layout(int schema_layout) {
   using L = c10::Layout;
-  switch (schema_layout) {
-    case 1:
-      return L::Sparse;
-    case 2:
-      return L::SparseCsr;
-    case 3:
-      return L::SparseCsc;
-    case 4:
-      return L::SparseBsr;
-    case 5:
-      return L::SparseBsc;
-    case 6:
-      return L::Mkldnn;
-    case 7:
-      return L::Strided;
-    default:
-      return std::nullopt;
-  }
+  static const std::map<int, L> layouts{{1, L::Sparse},    {2, L::SparseCsr}, {3, L::SparseCsc},
+                                        {4, L::SparseBsr}, {5, L::SparseBsc}, {6, L::Mkldnn},
+                                        {7, L::Strided}};
+  return find_in(layouts, schema_layout);
 }
 
 }  // namespace modrec::pt2
