@@ -12,7 +12,8 @@ import unittest
 
 import torch
 
-from e2e import ROOT, SAMPLES, PYTHON, run, main
+from e2e import ROOT, PYTHON, run, main, sample
+from test_flops import flop_oracle, per_path
 from test_record_oracle import RecordComparison
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -22,11 +23,11 @@ OUT = tempfile.mkdtemp(prefix="pt2-")
 
 
 def eager(name):
-    return oracle.load_model(name, f"{SAMPLES}/{name}.pt", train=False)
+    return oracle.load_model(name, sample(name), train=False)
 
 
 def sample_input(name):
-    return f"{SAMPLES}/{name}.input.pt"
+    return sample(name, "input.pt")
 
 
 def exported(name):
@@ -40,7 +41,7 @@ def exported(name):
 
 def torchinfo_table(name, *extra):
     return subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "torchinfo_table.py"), name,
-                           "--weights", f"{SAMPLES}/{name}.pt", *extra],
+                           "--weights", sample(name), *extra],
                           check=True, capture_output=True, text=True).stdout
 
 
@@ -51,7 +52,8 @@ def torchinfo_structure(name):
 
 
 # Every module of these runs an operator, so the archive records every module's class.
-MODELS = ("TinyConvNet", "ReusedModuleNet", "SingleInputNet", "TwoInputNet", "LinearModel")
+MODELS = ("TinyConvNet", "ReusedModuleNet", "SingleInputNet", "TwoInputNet", "LinearModel",
+          "resnet18")
 
 
 class SummaryMatchesTorchinfo(unittest.TestCase):
@@ -63,6 +65,13 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
     def test_tables_without_an_input(self):
         for name in MODELS:
             self.assertEqual(run("summary", exported(name))[0], torchinfo_structure(name), name)
+
+    def test_kernel_sizes_of_convolutions(self):
+        # A convolution's kernel is its weight's trailing dims; SingleInputNet pools with
+        # F.max_pool2d, so no pooling layer's (int or tuple: not in the archive) is asked for.
+        name, columns = "SingleInputNet", ["--columns", "kernel_size,output_size,num_params"]
+        mine = run("summary", exported(name), "--input", sample_input(name), *columns)[0]
+        self.assertEqual(mine, torchinfo_table(name, "--input", sample_input(name), *columns))
 
     def test_a_module_that_runs_no_operator_has_no_class_in_the_archive(self):
         # ModuleListNet's ModuleList is never called: modrec shows it, as torchinfo does, but
@@ -76,9 +85,8 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
 
 class RecordMatchesPyTorch(RecordComparison):
     def test_captures_equal_eager_hooks(self):
-        for name in ("TinyConvNet", "ReusedModuleNet", "TwoInputNet"):
-            self.compare(name, [sample_input(name)], model=exported(name),
-                         weights=f"{SAMPLES}/{name}.pt")
+        for name in ("TinyConvNet", "ReusedModuleNet", "TwoInputNet", "resnet18"):
+            self.compare(name, [sample_input(name)], model=exported(name), weights=sample(name))
 
     def test_parameter_gradients_equal_autograd(self):
         name = "TinyConvNet"
@@ -95,6 +103,16 @@ class RecordMatchesPyTorch(RecordComparison):
     def label_of(out, path):
         with open(os.path.join(out, "manifest.json")) as f:
             return next(l["label"] for l in json.load(f)["layers"] if l["path"] == path)
+
+
+class FlopsMatchFlopCounterMode(unittest.TestCase):
+    def test_resnet18(self):
+        name = "resnet18"
+        got = json.loads(run("summary", exported(name), "--input", sample_input(name), "--columns",
+                             "output_size,flops", "--depth", "99", "--format", "json")[0])
+        want = flop_oracle(name)
+        self.assertEqual(per_path(got["rows"], "flops_forward"), want["forward"])
+        self.assertEqual(per_path(got["rows"], "flops_backward"), want["backward"])
 
 
 class BadArchives(unittest.TestCase):

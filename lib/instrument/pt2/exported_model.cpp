@@ -1,13 +1,34 @@
 #include "instrument/pt2/exported_model.h"
 
 #include "load/pt2/exported_tree.h"
+#include "util/log.h"
 
 namespace modrec {
 
 ExportedModel::ExportedModel(pt2::ExportedArchive archive, InstrumentOptions options)
     : archive_(std::move(archive)),
       tree_(pt2::exported_tree(archive_)),
-      runner_(archive_, tree_, options) {}
+      runner_(archive_, tree_, options) {
+  warn_untyped();
+}
+
+// A module whose forward runs no operator (an Identity, a container never called itself) left no
+// node: the archive has no class for it, and no trace of its calls.
+void ExportedModel::warn_untyped() const {
+  std::string paths;
+  for (const Module& m : tree_.modules)
+    if (m.qualified_type.empty() && !m.path.empty()) paths += (paths.empty() ? "" : ", ") + m.path;
+  if (!paths.empty())
+    log::warn(archive_.path, ": modules that run no operator have neither a class (shown as ",
+              pt2::kUnknownType, ") nor calls in the archive: ", paths);
+}
+
+void ExportedModel::train(bool on) {
+  if (on)
+    log::warn(archive_.path,
+              ": a torch.export program runs in the mode it was exported in; train mode changes "
+              "nothing");
+}
 
 c10::IValue ExportedModel::forward(std::vector<c10::IValue> inputs, CallHooks& hooks) {
   return runner_.run(std::move(inputs), hooks, archive_);

@@ -20,10 +20,12 @@ class ExportedModel : public InstrumentedModel {
   CallTrace static_trace() const override;
   void to(const at::Device& device) override;
   // The graph was traced in one mode (batch_norm's `training` argument is frozen in it): nothing
-  // to switch.
-  void train(bool) override {}
+  // to switch; train mode is warned about.
+  void train(bool on) override;
 
  private:
+  void warn_untyped() const;
+
   pt2::ExportedArchive archive_;
   ModuleTree tree_;
   GraphRunner runner_;

@@ -55,6 +55,14 @@ void add_params(const ExportedArchive& archive, ModuleTree& tree) {
   }
 }
 
+// A convolution's kernel_size: its weight's trailing dims (the archive keeps no other attribute;
+// a pooling layer's, int or tuple, is not told apart in its node's arguments).
+void add_kernels(ModuleTree& tree) {
+  for (Module& m : tree.modules)
+    for (const Param& p : m.params)
+      if (p.name == "weight") m.kernel = conv_kernel(m.type, p.shape);
+}
+
 }  // namespace
 
 ModuleTree exported_tree(const ExportedArchive& archive) {
@@ -70,6 +78,7 @@ ModuleTree exported_tree(const ExportedArchive& archive) {
     tree.modules.push_back(std::move(m));
   }
   add_params(archive, tree);
+  add_kernels(tree);
   return tree;
 }
 
