@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "instrument/pt2/node_args.h"
+#include "instrument/pt2/pytree.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -19,8 +20,9 @@ Error cannot_run(const Node& node, const std::string& why, const std::string& pa
 // One pass: the graph's values by name, and the module calls open while it runs.
 class GraphRun {
  public:
-  GraphRun(const pt2::CallPlan& plan, CallHooks& hooks, InstrumentOptions options)
-      : plan_(plan), hooks_(hooks), options_(options) {}
+  GraphRun(const pt2::CallPlan& plan, const nlohmann::json& out_spec, CallHooks& hooks,
+           InstrumentOptions options)
+      : plan_(plan), out_spec_(out_spec), hooks_(hooks), options_(options) {}
 
   void bind(const std::string& name, c10::IValue value) { values_[name] = std::move(value); }
 
@@ -49,14 +51,13 @@ class GraphRun {
     routed_.push_back(std::move(routed));
   }
 
-  // The call's outputs (one value, a tuple of several, None without any) through leave; the
-  // graph continues with what leave returns.
+  // The call's outputs (pack) through leave; the graph continues with what leave returns.
   c10::IValue leave(int call) {
     const std::vector<std::string>& names = plan_.calls[call].outputs;
     std::vector<c10::IValue> outs;
     for (const std::string& name : names) outs.push_back(value(name));
     routed_.pop_back();
-    const c10::IValue out = hooks_.leave(call, plan_.calls[call].module, pack(outs));
+    const c10::IValue out = hooks_.leave(call, plan_.calls[call].module, pack(call, outs));
     unpack(names, out);
     return out;
   }
@@ -80,22 +81,23 @@ class GraphRun {
     throw pt2::UnsupportedArgument("the argument " + param.name() + " is missing");
   }
 
-  static c10::IValue pack(const std::vector<c10::IValue>& values) {
+  // The root's result has forward's structure (its out_spec); a submodule call's is unknown to
+  // the archive: its value, or a tuple of several.
+  c10::IValue pack(int call, const std::vector<c10::IValue>& values) const {
     if (values.empty()) return c10::IValue();
-    if (values.size() == 1) return values[0];
-    return c10::ivalue::Tuple::create(values);
+    return pt2::unflatten(call == 0 ? out_spec_ : nlohmann::json(), values);
   }
 
-  // Binds `names` to `out`: the value itself for one name, else the elements of its tuple or list.
+  // Binds `names` to `out`: the value itself for one name, else the values inside it in order.
   void unpack(const std::vector<std::string>& names, const c10::IValue& out) {
-    if (names.size() == 1 && !out.isTensorList()) return bind(names[0], out);
-    if (out.isTuple())
-      for (size_t i = 0; i < names.size(); ++i) bind(names[i], out.toTupleRef().elements()[i]);
-    if (out.isTensorList())
-      for (size_t i = 0; i < names.size(); ++i) bind(names[i], out.toTensorList().get(i));
+    if (names.size() == 1 && !out.isList()) return bind(names[0], out);
+    std::vector<c10::IValue> values;
+    pt2::flatten(out, values);
+    for (size_t i = 0; i < names.size() && i < values.size(); ++i) bind(names[i], values[i]);
   }
 
   const pt2::CallPlan& plan_;
+  const nlohmann::json& out_spec_;
   CallHooks& hooks_;
   InstrumentOptions options_;
   std::unordered_map<std::string, c10::IValue> values_;
@@ -155,7 +157,7 @@ c10::IValue GraphRunner::run(std::vector<c10::IValue> inputs, CallHooks& hooks,
                              pt2::ExportedArchive& archive) const {
   const pt2::Program& program = archive.program;
   check_runnable(archive, inputs.size());
-  GraphRun run(plan_, hooks, options_);
+  GraphRun run(plan_, program.out_spec, hooks, options_);
   bind_inputs(archive, inputs, run);
   run.enter_root(inputs);
   for (size_t i = 0; i <= program.nodes.size(); ++i) {

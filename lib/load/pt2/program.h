@@ -68,6 +68,10 @@ struct Program {
   std::vector<OutputSpec> outputs;  // the graph's outputs, in order
   std::map<std::string, TensorMeta> tensor_values;
   std::vector<std::string> module_paths;  // module_call_graph's FQNs: named_modules() order
+  // The structure of forward's result as a pytree spec ({"type": "builtins.dict", "context":
+  // "[\"a\"]", "children_spec": [...]}, type null for a leaf): the user outputs are its leaves.
+  // Null when the archive has none.
+  nlohmann::json out_spec;
 };
 
 }  // namespace modrec::pt2

@@ -84,6 +84,14 @@ OutputSpec output_spec(const json& j) {
   return spec;
 }
 
+// signature.out_spec is a JSON string: [protocol, tree].
+json root_out_spec(const json& call) {
+  const json& signature = call.value("signature", json());
+  if (signature.is_null() || !signature.contains("out_spec")) return json();
+  const json spec = json::parse(signature.at("out_spec").get<std::string>());
+  return spec.is_array() && spec.size() == 2 ? spec[1] : json();
+}
+
 void check_version(const json& doc, const std::string& file) {
   const json& v = doc.at("schema_version");
   const int major = v.at("major").get<int>();
@@ -112,8 +120,10 @@ Program parse_program(const json& doc, const std::string& file) {
     p.outputs.push_back(output_spec(spec));
   for (const auto& [name, meta] : graph.at("tensor_values").items())
     p.tensor_values.emplace(name, tensor_meta(meta));
-  for (const json& call : gm.at("module_call_graph"))
+  for (const json& call : gm.at("module_call_graph")) {
     p.module_paths.push_back(call.at("fqn").get<std::string>());
+    if (p.module_paths.back().empty()) p.out_spec = root_out_spec(call);
+  }
   return p;
 }
 
