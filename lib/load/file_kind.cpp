@@ -128,7 +128,8 @@ std::string model_hint(FileKind kind) {
     case FileKind::unreadable:
       return "check the file's permissions";
     case FileKind::damaged:
-      return "the file is damaged; save the model again with torch.jit.script(model).save(path)";
+      return "the file is damaged; save the model again (torch.jit.script(model).save(path), or "
+             "torch.export.save)";
     case FileKind::state_dict:
       return "load it into the model in Python (model.load_state_dict) and " + save;
     case FileKind::tensor_pickle:
