@@ -41,17 +41,18 @@ class RecordComparison(unittest.TestCase):
         return out
 
     def compare(self, name, inputs, model=None, rtol=1e-5, atol=1e-6, captures=CAPTURES,
-                device="cpu", extra=(), oracle_args=()):
+                device="cpu", extra=(), oracle_args=(), weights=None):
         """Every capture's tensors equal the eager hooks' (both run on `device`). A call's
         non-tensor arguments (None, flags such as need_weights, with the defaults TorchScript
         fills in) are kept in modrec's input.pt and listed in its manifest, and must be the eager
         call's, at the same places. `extra`: more modrec flags, `oracle_args` the oracle's same
-        (--kwargs for --arg). Returns the manifest."""
+        (--kwargs for --arg). `weights`: the TorchScript file the eager model's weights come
+        from, when `model` is no TorchScript file. Returns the manifest."""
         model = model or sample(name)
         mine = self.record(model, inputs, "--device", device, *extra, captures=captures)
         self.addCleanup(shutil.rmtree, os.path.dirname(mine))  # vit_b_16: 600 MB each
-        ref = oracle("record", name, "--weights", model, "--input", *inputs, "--labels", "all",
-                     "--device", device, *oracle_args)
+        ref = oracle("record", name, "--weights", weights or model, "--input", *inputs,
+                     "--labels", "all", "--device", device, *oracle_args)
         self.addCleanup(shutil.rmtree, os.path.dirname(ref))
         manifest = json.load(open(os.path.join(mine, "manifest.json")))
         index = json.load(open(os.path.join(ref, "index.json")))

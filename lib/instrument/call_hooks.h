@@ -6,6 +6,11 @@
 
 namespace modrec {
 
+// What a model reports besides enter and leave.
+struct InstrumentOptions {
+  bool route_tensor_args = false;  // each Tensor argument of a call passes through route()
+};
+
 // Receives the root call and every submodule call, in call order, on the calling thread.
 // `call` numbers the calls of one forward pass from 0 (the root) in the order they start: the
 // index of the call in the pass's CallTrace. `module` is an index into the model's ModuleTree.

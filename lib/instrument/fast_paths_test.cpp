@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "instrument/instrumented_model.h"
+#include "instrument/script_model.h"
 #include "load/test_python.h"
 
 namespace modrec {
@@ -33,7 +33,7 @@ TEST_CASE(
                       path + "')"));
   torch::jit::Module module = torch::jit::load(path);
   module.eval();
-  InstrumentedModel model(module);  // leaves the fast paths
+  ScriptModel model(module);  // leaves the fast paths
   CHECK(model.module()
             .attr("layers")
             .toModule()

@@ -1,37 +1,48 @@
-// A loaded TorchScript module made observable: every module call reaches a CallHooks.
+// A loaded model made observable, whatever its file format: its module tree, and forward passes
+// in which every module call reaches a CallHooks. Each format's load stage yields one
+// (open_model.h: TorchScript's ScriptModel, torch.export's ExportedModel); everything downstream
+// (runs, summary rows, recording, training) sees only this interface.
 #pragma once
-#include <torch/script.h>
+#include <ATen/core/function_schema.h>
+#include <ATen/core/ivalue.h>
+
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "instrument/call_hooks.h"
-#include "instrument/jit_calls.h"
-#include "instrument/module_index.h"
 #include "model/call_trace.h"
 
 namespace modrec {
 
 class InstrumentedModel {
  public:
-  // Instruments `module` in place; it must not have run forward yet.
-  explicit InstrumentedModel(torch::jit::Module module, InstrumentOptions options = {});
+  virtual ~InstrumentedModel() = default;
 
-  const ModuleTree& tree() const { return index_.tree; }
-  torch::jit::Module& module() { return module_; }
+  virtual const ModuleTree& tree() const = 0;
+
+  // Forward's declared arguments, self left out: what --input and --arg bind to
+  // (tensors/forward_schema.h).
+  virtual std::vector<c10::Argument> forward_arguments() const = 0;
 
   // One forward pass; `hooks` sees the root call (module 0) and every submodule call.
-  c10::IValue forward(std::vector<c10::IValue> inputs, CallHooks& hooks);
+  virtual c10::IValue forward(std::vector<c10::IValue> inputs, CallHooks& hooks) = 0;
 
   // Forgets every parameter's .grad, so the next backward's are the only ones.
-  void clear_gradients();
+  virtual void clear_gradients() = 0;
 
   // The module's own parameters (not its children's), by name, in definition order.
-  std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const;
+  virtual std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const = 0;
+  // Every parameter of the model, once each.
+  virtual std::vector<at::Tensor> parameters() const = 0;
 
-  // The calls forward makes in static graph order, without shapes (summary without an input).
-  CallTrace static_trace() const;
+  // The calls forward makes, without shapes (summary without an input).
+  virtual CallTrace static_trace() const = 0;
 
- private:
-  torch::jit::Module module_;
-  ModuleIndex index_;
+  // Moves the parameters and buffers to `device`.
+  virtual void to(const at::Device& device) = 0;
+  // Train or eval mode, as nn.Module.train(on).
+  virtual void train(bool on) = 0;
 };
 
 }  // namespace modrec

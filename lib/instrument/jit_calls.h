@@ -12,10 +12,6 @@
 
 namespace modrec {
 
-struct InstrumentOptions {
-  bool route_tensor_args = false;  // insert modrec::route before each Tensor argument of a call
-};
-
 // Rewrites every method graph of every module class under `root` so that each submodule call
 // `forward*` is bracketed by modrec::enter/leave ops. Must run before the first forward: the
 // graph executor caches optimized plans on the first call and would never see the ops.

@@ -14,15 +14,13 @@ std::string last_component(const std::string& qualified) {
 }
 
 // A traced module keeps its parameters but not its other attributes: a convolution's kernel is
-// then its weight's trailing dims ([out, in/groups, *kernel], transposed [in, out/groups,
-// *kernel]), which is what its kernel_size was.
+// then its weight's trailing dims.
 std::optional<Kernel> kernel_from_weight(const torch::jit::Module& m) {
   const auto name = m.type()->name();
-  if (!name || name->name().rfind("Conv", 0) != 0 || !m.hasattr("weight")) return std::nullopt;
+  if (!name || !m.hasattr("weight")) return std::nullopt;
   const c10::IValue weight = m.attr("weight");
-  if (!weight.isTensor() || weight.toTensor().dim() < 3) return std::nullopt;
-  const auto sizes = weight.toTensor().sizes();
-  return Kernel{{sizes.begin() + 2, sizes.end()}, false};
+  if (!weight.isTensor()) return std::nullopt;
+  return conv_kernel(name->name(), weight.toTensor().sizes().vec());
 }
 
 // A traced MaxPool/AvgPool module's kernel, from its call's constants (not any module calling a

@@ -14,13 +14,13 @@ namespace {
 std::pair<CallTrace, DataFlow> traced(Session& session) {
   FlowCollector flow;
   TraceCollector trace;
-  run_forward(session.model, flow.take_inputs(session.whole_inputs()), {true}, flow, trace);
+  run_forward(*session.model, flow.take_inputs(session.whole_inputs()), {true}, flow, trace);
   return {trace.take(), flow.take()};
 }
 
 // Without an input: the static call structure, its calls chained in static order.
 std::pair<CallTrace, DataFlow> static_structure(const Session& session) {
-  CallTrace trace = session.model.static_trace();
+  CallTrace trace = session.model->static_trace();
   DataFlow flow = static_flow(trace);
   return {std::move(trace), std::move(flow)};
 }
@@ -46,7 +46,7 @@ void run_graph_job(const GraphJob& job, std::ostream& out) {
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
   log::debug("timing: load ", log::seconds(clock.lap()), " s");
-  const ModuleTree& tree = session.model.tree();
+  const ModuleTree& tree = session.model->tree();
   const auto [trace, flow] = job.inputs.given() ? traced(session) : static_structure(session);
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
   const Graph graph = build_graph(tree, trace, flow, job.depth);

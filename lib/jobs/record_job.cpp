@@ -37,7 +37,7 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   log::debug("statistics on ", statistics_threads(), " threads");
   const InputBatches batches =
       session.batches(job.inputs, job.record.batch_size, job.record.targets_file);
-  Recording recording(session.model, job.record, dir.path());
+  Recording recording(*session.model, job.record, dir.path());
   std::optional<EventFile> events;
   if (!job.tensorboard.empty()) recording.write_events_to(&events.emplace(job.tensorboard));
   recording.run(batches, job.progress);

@@ -5,7 +5,8 @@
 
 #include <thread>
 
-#include "load/load_model.h"
+#include "instrument/open_model.h"
+#include "tensors/forward_schema.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -48,13 +49,12 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   const at::Device device = torch_device(model.device);
   set_threads(model.threads);
   const OpenedInputs opened(inputs);  // bad inputs fail before the slower model load
-  torch::jit::Module module = load_model(model.path);
-  const ForwardSchema schema(module);
+  std::unique_ptr<InstrumentedModel> instrumented = open_model(model.path, instrument);
+  const ForwardSchema schema(instrumented->forward_arguments());
   ForwardArguments bound = inputs.given() ? opened.bind(schema) : ForwardArguments{};
-  Session session{InstrumentedModel(std::move(module), instrument), schema.signature(),
-                  std::move(bound), device};
-  if (!device.is_cpu()) session.model.module().to(device);
-  session.model.module().train(model.mode == Mode::train);
+  Session session{std::move(instrumented), schema.signature(), std::move(bound), device};
+  if (!device.is_cpu()) session.model->to(device);
+  session.model->train(model.mode == Mode::train);
   return session;
 }
 

@@ -1,5 +1,7 @@
 // A loaded, instrumented model and its input sources: the start of every job that runs a model.
 #pragma once
+#include <memory>
+
 #include "instrument/instrumented_model.h"
 #include "load/load_options.h"
 #include "record/record_options.h"
@@ -9,8 +11,8 @@
 namespace modrec {
 
 struct Session {
-  InstrumentedModel model;
-  Signature signature;      // forward's arguments
+  std::unique_ptr<InstrumentedModel> model;  // open_model's: TorchScript or torch.export
+  Signature signature;                       // forward's arguments
   ForwardArguments inputs;  // bound to them (empty without an input), read when batches are taken
   at::Device device = at::kCPU;
 

@@ -47,7 +47,7 @@ CallTrace traced_with_flops(Session& session, const std::vector<c10::IValue>& in
                             CallHooks* edits) {
   OpObserver observer(edits);
   TraceCollector trace;
-  const c10::IValue output = run_forward(session.model, inputs, {true}, observer, trace);
+  const c10::IValue output = run_forward(*session.model, inputs, {true}, observer, trace);
   run_backward(output, BackwardOptions{});
   CallTrace out = trace.take();
   observer.add_to(out);
@@ -55,12 +55,12 @@ CallTrace traced_with_flops(Session& session, const std::vector<c10::IValue>& in
 }
 
 CallTrace traced(Session& session, const std::vector<c10::IValue>& inputs, const SummaryJob& job) {
-  CallEdits edits(job.edits, session.model.tree());
+  CallEdits edits(job.edits, session.model->tree());
   EditingHooks hooks(edits);
   CallHooks* edit_hooks = edits.empty() ? nullptr : &hooks;
   CallTrace trace = wants_flops(job.summary)
                         ? traced_with_flops(session, inputs, edit_hooks)
-                        : trace_forward(session.model, inputs, {job.grad}, edit_hooks);
+                        : trace_forward(*session.model, inputs, {job.grad}, edit_hooks);
   edits.check_all_matched();
   return trace;
 }
@@ -82,14 +82,14 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs);
   log::debug("timing: load ", log::seconds(clock.lap()), " s");
-  const ModuleTree& tree = session.model.tree();
+  const ModuleTree& tree = session.model->tree();
   if (tree.modules.size() == 1)
     log::warn(job.model.path,
               " has no submodules (a frozen or fully inlined model): only the root row exists");
   int64_t input_bytes = 0;
   const std::vector<c10::IValue> inputs = session.whole_inputs(&input_bytes);
   CallTrace trace =
-      job.inputs.given() ? traced(session, inputs, job) : session.model.static_trace();
+      job.inputs.given() ? traced(session, inputs, job) : session.model->static_trace();
   wait_for_device(inputs);
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
   write(summarize(tree, trace, input_bytes), tree, session.signature, job, out);

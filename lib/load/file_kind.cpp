@@ -21,9 +21,18 @@ FileInfo kind_by_pickle(const std::string& data_pkl) {
   return {FileKind::eager_module, head.global};
 }
 
+// torch.export.save writes "pt2" into archive_format (torch 2.8 on; older files hold
+// serialized_exported_program.json instead).
+bool is_exported(const Archive& archive) {
+  if (archive.has("serialized_exported_program.json")) return true;
+  const ArchiveEntry* format = archive.find("archive_format");
+  return format && format->stored() && format->size < 64 && archive.read(*format) == "pt2";
+}
+
 FileInfo kind_by_entries(const Archive& archive) {
   if (archive.has("constants.pkl") || archive.has_part("/code/"))
     return {FileKind::torchscript, ""};
+  if (is_exported(archive)) return {FileKind::exported, ""};
   const ArchiveEntry* data = archive.find("data.pkl");
   if (!data || !data->stored()) return {FileKind::other_zip, ""};
   return kind_by_pickle(archive.read(*data));
@@ -93,6 +102,8 @@ std::string describe(const FileInfo& info) {
       return info.detail;
     case FileKind::torchscript:
       return "is a TorchScript model";
+    case FileKind::exported:
+      return "is a torch.export program";
     case FileKind::state_dict:
       return "is a state_dict, not a TorchScript model";
     case FileKind::eager_module:
@@ -117,7 +128,8 @@ std::string model_hint(FileKind kind) {
     case FileKind::unreadable:
       return "check the file's permissions";
     case FileKind::damaged:
-      return "the file is damaged; save the model again with torch.jit.script(model).save(path)";
+      return "the file is damaged; save the model again (torch.jit.script(model).save(path), or "
+             "torch.export.save)";
     case FileKind::state_dict:
       return "load it into the model in Python (model.load_state_dict) and " + save;
     case FileKind::tensor_pickle:

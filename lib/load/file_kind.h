@@ -1,6 +1,7 @@
 // Tells what a file is, from its first bytes (sniff_file: .npy, legacy pickle, zip) and, for a zip,
 // from its entries (inspect_file): the one place that knows the file formats' magic bytes. A
-// rejection of a model can then say what the file IS and how to make a TorchScript file from it.
+// rejection of a model can then say what the file IS and how to make a model file modrec reads from
+// it.
 #pragma once
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@ enum class FileKind {
   zip,            // starts like a zip archive; its entries not looked at yet (sniff_file only)
   damaged,        // starts like a zip but is truncated or malformed
   torchscript,    // code/ and constants.pkl: torch.jit.save
+  exported,       // archive_format "pt2": torch.export.save (load/pt2/)
   state_dict,     // torch.save(model.state_dict())
   eager_module,   // torch.save(model): a pickled Python object
   tensor_pickle,  // torch.save of a tensor, or a tuple/list/dict of tensors

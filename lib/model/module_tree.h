@@ -36,6 +36,11 @@ struct Module {
   std::optional<Kernel> kernel;
 };
 
+// A convolution's kernel_size from its weight's shape ([out, in/groups, *kernel], transposed
+// [in, out/groups, *kernel]): all that a traced module or a torch.export archive keeps of it.
+// nullopt unless `type` (the class name) starts with "Conv" and the weight has kernel dims.
+std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight);
+
 struct ModuleTree {
   std::vector<Module> modules;  // preorder, definition order; modules[0] is the root
 

@@ -1,6 +1,7 @@
 #include "tensors/forward_inputs.h"
 
 #include <doctest/doctest.h>
+#include <torch/csrc/jit/api/module.h>
 
 #include "util/error_of_test.h"
 
@@ -9,8 +10,8 @@ using modrec::testing::error_of;
 
 namespace {
 
-// A module whose forward takes an argument of each kind --arg parses.
-torch::jit::Module args_module() {
+// The arguments of a forward that takes one of each kind --arg parses (self left out).
+std::vector<c10::Argument> args_module() {
   torch::jit::Module m("ArgsModule");
   m.define(R"(
 def forward(self, x: Tensor, size: List[int], mask: Optional[Tensor] = None, scale: float = 1.0,
@@ -18,7 +19,8 @@ def forward(self, x: Tensor, size: List[int], mask: Optional[Tensor] = None, sca
             weights: Optional[List[float]] = None) -> Tensor:
     return x
 )");
-  return m;
+  const auto& all = m.get_method("forward").function().getSchema().arguments();
+  return {all.begin() + 1, all.end()};
 }
 
 InputOptions with_args(std::vector<NamedText> args) {

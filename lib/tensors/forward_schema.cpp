@@ -114,9 +114,7 @@ std::optional<c10::IValue> parse_as(const c10::TypePtr& type, const std::string&
 
 }  // namespace
 
-ForwardSchema::ForwardSchema(const torch::jit::Module& module) {
-  const auto& all = module.get_method("forward").function().getSchema().arguments();
-  args_.assign(all.begin() + 1, all.end());  // the first is self
+ForwardSchema::ForwardSchema(std::vector<c10::Argument> args) : args_(std::move(args)) {
   for (const c10::Argument& a : args_) {
     Parameter p{a.name(), a.type()->annotation_str(), std::nullopt, is_tensor(a.type())};
     if (a.default_value()) p.default_text = python_text(*a.default_value());

@@ -1,10 +1,9 @@
-// The forward method's declared arguments, read from its TorchScript schema (c10::FunctionSchema:
-// the one file that reads it): the signature users see, each argument's default, and the text of
+// The forward method's declared arguments (c10::Argument: TorchScript's schema, or a torch.export
+// program's tensor inputs): the signature users see, each argument's default, and the text of
 // --arg NAME=VALUE turned into a value of the argument's declared type.
 #pragma once
 #include <ATen/core/function_schema.h>
 #include <ATen/core/ivalue.h>
-#include <torch/csrc/jit/api/module.h>
 
 #include "model/signature.h"
 
@@ -12,7 +11,8 @@ namespace modrec {
 
 class ForwardSchema {
  public:
-  explicit ForwardSchema(const torch::jit::Module& module);
+  // `args`: forward's arguments, self left out (InstrumentedModel::forward_arguments).
+  explicit ForwardSchema(std::vector<c10::Argument> args);
 
   const Signature& signature() const { return signature_; }
   // Argument i's default; only where signature().params[i].default_text is set.

@@ -26,8 +26,8 @@ class NoHooks : public CallHooks {
 
 // The parameters the optimizer steps; a model without one (none, or all frozen) cannot be trained.
 std::vector<at::Tensor> trainable_parameters(InstrumentedModel& model) {
-  std::vector<at::Tensor> out;  // slot lists' iterators are not standard ones
-  for (const at::Tensor& p : model.module().parameters())
+  std::vector<at::Tensor> out;
+  for (const at::Tensor& p : model.parameters())
     if (p.requires_grad()) out.push_back(p);
   if (out.empty())
     throw Error(Exit::usage,

@@ -1,11 +1,11 @@
-#include "instrument/instrumented_model.h"
+#include "instrument/script_model.h"
 
 #include "instrument/fast_paths.h"
 #include "util/log.h"
 
 namespace modrec {
 
-InstrumentedModel::InstrumentedModel(torch::jit::Module module, InstrumentOptions options)
+ScriptModel::ScriptModel(torch::jit::Module module, InstrumentOptions options)
     : module_(std::move(module)), index_(index_modules(module_)) {
   instrument_calls(module_, options);
   run_graphs_as_written();
@@ -14,18 +14,23 @@ InstrumentedModel::InstrumentedModel(torch::jit::Module module, InstrumentOption
                ": TransformerEncoderLayer takes its observed (non-fast) path, as under hooks");
 }
 
-c10::IValue InstrumentedModel::forward(std::vector<c10::IValue> inputs, CallHooks& hooks) {
+c10::IValue ScriptModel::forward(std::vector<c10::IValue> inputs, CallHooks& hooks) {
   ActiveHooks active(index_.by_object, hooks);
   active.enter(0, inputs);
   return active.leave(0, module_.forward(std::move(inputs)));
 }
 
-void InstrumentedModel::clear_gradients() {
+std::vector<at::Tensor> ScriptModel::parameters() const {
+  std::vector<at::Tensor> out;  // slot lists' iterators are not standard ones
+  for (const at::Tensor& p : module_.parameters()) out.push_back(p);
+  return out;
+}
+
+void ScriptModel::clear_gradients() {
   for (at::Tensor p : module_.parameters()) p.mutable_grad() = at::Tensor();
 }
 
-std::vector<std::pair<std::string, at::Tensor>> InstrumentedModel::own_parameters(
-    int module) const {
+std::vector<std::pair<std::string, at::Tensor>> ScriptModel::own_parameters(int module) const {
   std::vector<std::pair<std::string, at::Tensor>> out;
   for (const auto& named : module_.named_modules()) {
     if (named.name != index_.tree.modules[module].path) continue;
@@ -35,7 +40,7 @@ std::vector<std::pair<std::string, at::Tensor>> InstrumentedModel::own_parameter
   return out;
 }
 
-CallTrace InstrumentedModel::static_trace() const {
+CallTrace ScriptModel::static_trace() const {
   CallTrace trace;
   trace.calls.push_back(Call{0, -1, {}, {}, false});
   for (const auto& [path, parent] : static_calls(module_)) {
@@ -44,6 +49,11 @@ CallTrace InstrumentedModel::static_trace() const {
     trace.calls.push_back(Call{module, parent + 1, {}, {}, false});
   }
   return trace;
+}
+
+std::vector<c10::Argument> ScriptModel::forward_arguments() const {
+  const auto& all = module_.get_method("forward").function().getSchema().arguments();
+  return {all.begin() + 1, all.end()};  // the first is self
 }
 
 }  // namespace modrec

@@ -1,0 +1,15 @@
+// The one place a model file's format is chosen, by content (load/file_kind.h): a TorchScript
+// file (.pt) or a torch.export archive (.pt2) becomes the InstrumentedModel every job runs.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "instrument/instrumented_model.h"
+
+namespace modrec {
+
+// Throws Error(Exit::bad_input) naming `path` when it is neither, or damaged.
+std::unique_ptr<InstrumentedModel> open_model(const std::string& path,
+                                              const InstrumentOptions& options = {});
+
+}  // namespace modrec

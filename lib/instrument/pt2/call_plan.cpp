@@ -1,0 +1,161 @@
+#include "instrument/pt2/call_plan.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace modrec::pt2 {
+namespace {
+
+using nlohmann::json;
+
+void collect_names(const json& j, std::vector<std::string>& out) {
+  if (j.is_array()) {
+    for (const json& item : j) collect_names(item, out);
+  } else if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      if ((key == "name" || key == "as_name") && value.is_string())
+        out.push_back(value.get<std::string>());
+      else
+        collect_names(value, out);
+    }
+  }
+}
+
+// The calls each node runs in (outermost first), numbering calls as they start.
+class CallWalker {
+ public:
+  explicit CallWalker(const ModuleTree& tree) : tree_(tree) {
+    plan_.calls.push_back({0, -1, {}, {}});
+    open_ = {{"", 0}};
+  }
+
+  // Moves the open calls to those of `stack`; returns them.
+  std::vector<int> step(size_t node, const std::vector<StackEntry>& stack) {
+    std::vector<std::pair<std::string, int>> wanted = open_calls(stack);
+    size_t keep = 0;
+    while (keep < open_.size() && keep < wanted.size() && open_[keep].first == wanted[keep].first)
+      ++keep;
+    grow(node);
+    for (size_t i = open_.size(); i-- > keep;) plan_.leave_before[node].push_back(open_[i].second);
+    open_.resize(keep);
+    for (size_t i = keep; i < wanted.size(); ++i) start(node, wanted[i].first, wanted[i].second);
+    std::vector<int> chain;
+    for (const auto& [key, call] : open_) chain.push_back(call);
+    return chain;
+  }
+
+  CallPlan finish(size_t nodes) {
+    step(nodes, {});
+    return std::move(plan_);
+  }
+
+ private:
+  // The stack's entries that name a known module, below the root, as (key, module index).
+  std::vector<std::pair<std::string, int>> open_calls(const std::vector<StackEntry>& stack) const {
+    std::vector<std::pair<std::string, int>> out{{"", 0}};
+    for (const StackEntry& e : stack)
+      if (!e.path.empty())
+        if (const int m = tree_.find(e.path); m > 0) out.emplace_back(e.key, m);
+    return out;
+  }
+
+  void grow(size_t node) {
+    plan_.leave_before.resize(std::max(plan_.leave_before.size(), node + 1));
+    plan_.enter_before.resize(std::max(plan_.enter_before.size(), node + 1));
+  }
+
+  void start(size_t node, const std::string& key, int module) {
+    const int call = static_cast<int>(plan_.calls.size());
+    plan_.calls.push_back({module, open_.back().second, {}, {}});
+    plan_.enter_before[node].push_back(call);
+    open_.emplace_back(key, call);
+  }
+
+  const ModuleTree& tree_;
+  CallPlan plan_;
+  std::vector<std::pair<std::string, int>> open_;  // (stack key, call), outermost first
+};
+
+void add_once(std::vector<std::string>& list, const std::string& name) {
+  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+
+bool contains(const std::vector<int>& chain, int call) {
+  return std::find(chain.begin(), chain.end(), call) != chain.end();
+}
+
+// Fills each call's inputs and outputs from where values are produced and used.
+class FlowPass {
+ public:
+  FlowPass(const Program& program, CallPlan& plan) : program_(program), plan_(plan) {
+    for (const InputSpec& in : program.inputs)
+      if (in.kind != InputSpec::Kind::user_input) attributes_.insert(in.value);
+  }
+
+  void node(size_t index, const Node& node, const std::vector<int>& chain) {
+    for (const NodeArg& arg : node.inputs)
+      for (const std::string& name : value_names(arg.value)) use(name, chain);
+    for (const json& out : node.outputs)
+      for (const std::string& name : value_names(out)) produced_[name] = {index, chain};
+  }
+
+  void graph_outputs() {
+    for (const OutputSpec& out : program_.outputs)
+      for (const std::string& name : value_names(out.value)) {
+        use(name, {});
+        if (out.user) add_once(plan_.calls[0].outputs, name);
+      }
+  }
+
+  // Outputs in the order produced.
+  void order_outputs() {
+    for (size_t c = 1; c < plan_.calls.size(); ++c)
+      std::stable_sort(plan_.calls[c].outputs.begin(), plan_.calls[c].outputs.end(),
+                       [&](const std::string& a, const std::string& b) {
+                         return produced_.at(a).first < produced_.at(b).first;
+                       });
+  }
+
+ private:
+  // `name` used by a node running in the calls `chain`: an input of each of them that did not
+  // produce it, an output of each call that produced it and is not in `chain`.
+  void use(const std::string& name, const std::vector<int>& chain) {
+    if (attributes_.count(name)) return;
+    auto it = produced_.find(name);
+    const std::vector<int> none;
+    const std::vector<int>& made_in = it == produced_.end() ? none : it->second.second;
+    for (int call : chain)
+      if (!contains(made_in, call)) add_once(plan_.calls[call].inputs, name);
+    for (int call : made_in)
+      if (call != 0 && !contains(chain, call)) add_once(plan_.calls[call].outputs, name);
+  }
+
+  const Program& program_;
+  CallPlan& plan_;
+  std::set<std::string> attributes_;  // graph inputs that are parameters, buffers, constants
+  std::map<std::string, std::pair<size_t, std::vector<int>>> produced_;  // node, its calls
+};
+
+}  // namespace
+
+std::vector<std::string> value_names(const json& argument) {
+  std::vector<std::string> out;
+  collect_names(argument, out);
+  return out;
+}
+
+CallPlan plan_calls(const Program& program, const ModuleTree& tree) {
+  CallWalker walker(tree);
+  std::vector<std::vector<int>> chains;
+  for (size_t i = 0; i < program.nodes.size(); ++i)
+    chains.push_back(walker.step(i, program.nodes[i].module_stack));
+  CallPlan plan = walker.finish(program.nodes.size());
+  FlowPass flow(program, plan);
+  for (size_t i = 0; i < program.nodes.size(); ++i) flow.node(i, program.nodes[i], chains[i]);
+  flow.graph_outputs();
+  flow.order_outputs();
+  return plan;
+}
+
+}  // namespace modrec::pt2

@@ -1,0 +1,37 @@
+// Where the module calls of a torch.export graph begin and end, derived once from the nodes'
+// nn_module_stack (torch-free). A call is a run of consecutive nodes sharing a stack entry (its
+// key tells a module's second call, "@1", from its first). Its inputs are the values its nodes
+// consume from outside it (parameters, buffers and constants excepted: those are attributes
+// in eager PyTorch, not arguments), in the order first used; its outputs are the values its nodes
+// produce that are used outside it, in the order produced.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "load/pt2/program.h"
+#include "model/module_tree.h"
+
+namespace modrec::pt2 {
+
+struct PlannedCall {
+  int module = 0;   // index in the ModuleTree
+  int parent = -1;  // the enclosing call's index in CallPlan::calls; -1 for the root
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+};
+
+struct CallPlan {
+  std::vector<PlannedCall> calls;  // in the order they start; calls[0] is the root's
+  // Before node i (i == nodes.size(): after the last), the calls that end, innermost first,
+  // then those that start, outermost first. The root's call spans the whole graph.
+  std::vector<std::vector<int>> leave_before;
+  std::vector<std::vector<int>> enter_before;
+};
+
+CallPlan plan_calls(const Program& program, const ModuleTree& tree);
+
+// The names of the graph values an Argument union refers to (as_tensor, as_tensors,
+// as_optional_tensors, as_optional_tensor, as_sym_int's as_name, ...), in order.
+std::vector<std::string> value_names(const nlohmann::json& argument);
+
+}  // namespace modrec::pt2

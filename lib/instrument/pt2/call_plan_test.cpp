@@ -1,0 +1,50 @@
+#include "instrument/pt2/call_plan.h"
+
+#include <doctest/doctest.h>
+
+#include "load/pt2/exported_archive.h"
+#include "load/pt2/exported_tree.h"
+#include "load/test_python.h"
+
+using namespace modrec;
+
+namespace {
+
+// load/pt2/test_fixtures.py's Net: stem, shared, b(conv, bn, id, act) + residual, shared, fc.
+const pt2::ExportedArchive& net() {
+  static const test::TempDir dir("pt2plan", "/lib/load/pt2/test_fixtures.py");
+  static const pt2::ExportedArchive archive = pt2::read_exported(dir.path + "/net.pt2");
+  return archive;
+}
+
+std::vector<std::string> paths(const pt2::CallPlan& plan, const ModuleTree& tree) {
+  std::vector<std::string> out;
+  for (const auto& call : plan.calls) out.push_back(tree.modules[call.module].path);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("calls start in the order eager forward makes them, a module called twice twice") {
+  const ModuleTree tree = pt2::exported_tree(net());
+  const pt2::CallPlan plan = pt2::plan_calls(net().program, tree);
+  // b.id runs no operator: the graph has no trace of its call.
+  CHECK(paths(plan, tree) == std::vector<std::string>{"", "stem", "shared", "b", "b.conv", "b.bn",
+                                                      "b.act", "shared", "fc"});
+  CHECK(plan.calls[4].parent == 3);
+  CHECK(plan.calls[7].parent == 0);
+  CHECK(plan.leave_before.size() == net().program.nodes.size() + 1);
+  CHECK(plan.leave_before.back() == std::vector<int>{8});
+}
+
+TEST_CASE("a call's inputs come from outside it, its outputs are used outside it") {
+  const ModuleTree tree = pt2::exported_tree(net());
+  const pt2::CallPlan plan = pt2::plan_calls(net().program, tree);
+  const auto &shared = plan.calls[2], &block = plan.calls[3], &conv = plan.calls[4];
+  CHECK(block.inputs == shared.outputs);  // parameters are no inputs
+  CHECK(conv.inputs == block.inputs);
+  REQUIRE(block.outputs.size() == 1);  // the residual sum, not the ReLU inside
+  CHECK(block.outputs == plan.calls[7].inputs);
+  CHECK(plan.calls[0].outputs == plan.calls[8].outputs);
+  CHECK(plan.calls[6].outputs.size() == 1);
+}

@@ -1,0 +1,79 @@
+#include "instrument/pt2/exported_model.h"
+
+#include "load/pt2/exported_tree.h"
+#include "util/log.h"
+
+namespace modrec {
+
+ExportedModel::ExportedModel(pt2::ExportedArchive archive, InstrumentOptions options)
+    : archive_(std::move(archive)),
+      tree_(pt2::exported_tree(archive_)),
+      runner_(archive_, tree_, options) {
+  warn_untyped();
+}
+
+// A module whose forward runs no operator (an Identity, a container never called itself) left no
+// node: the archive has no class for it, and no trace of its calls.
+void ExportedModel::warn_untyped() const {
+  std::string paths;
+  for (const Module& m : tree_.modules)
+    if (m.qualified_type.empty() && !m.path.empty()) paths += (paths.empty() ? "" : ", ") + m.path;
+  if (!paths.empty())
+    log::warn(archive_.path, ": modules that run no operator have neither a class (shown as ",
+              pt2::kUnknownType, ") nor calls in the archive: ", paths);
+}
+
+void ExportedModel::train(bool on) {
+  if (on)
+    log::warn(archive_.path,
+              ": a torch.export program runs in the mode it was exported in; train mode changes "
+              "nothing");
+}
+
+c10::IValue ExportedModel::forward(std::vector<c10::IValue> inputs, CallHooks& hooks) {
+  return runner_.run(std::move(inputs), hooks, archive_);
+}
+
+void ExportedModel::clear_gradients() {
+  for (at::Tensor& p : parameters()) p.mutable_grad() = at::Tensor();
+}
+
+std::vector<std::pair<std::string, at::Tensor>> ExportedModel::own_parameters(int module) const {
+  std::vector<std::pair<std::string, at::Tensor>> out;
+  const std::string& path = tree_.modules[module].path;
+  for (const Param& p : tree_.modules[module].params)
+    out.emplace_back(p.name, archive_.state.at(path.empty() ? p.name : path + "." + p.name).value);
+  return out;
+}
+
+std::vector<at::Tensor> ExportedModel::parameters() const {
+  std::vector<at::Tensor> out;  // the signature's order: named_parameters()
+  for (const pt2::InputSpec& in : archive_.program.inputs)
+    if (in.kind == pt2::InputSpec::Kind::parameter)
+      out.push_back(archive_.state.at(in.target).value);
+  return out;
+}
+
+CallTrace ExportedModel::static_trace() const {
+  CallTrace trace;
+  for (const Module& m : tree_.modules)
+    trace.calls.push_back(Call{static_cast<int>(trace.calls.size()), m.parent, {}, {}, false});
+  return trace;
+}
+
+void ExportedModel::to(const at::Device& device) {
+  for (auto& [fqn, stored] : archive_.state) {
+    const bool grad = stored.value.requires_grad();
+    stored.value = stored.value.to(device).detach().requires_grad_(grad);
+  }
+}
+
+std::vector<c10::Argument> ExportedModel::forward_arguments() const {
+  std::vector<c10::Argument> args;
+  for (const pt2::InputSpec& in : archive_.program.inputs)
+    if (in.kind == pt2::InputSpec::Kind::user_input)
+      args.emplace_back(in.value, c10::TensorType::get());
+  return args;
+}
+
+}  // namespace modrec

@@ -1,0 +1,114 @@
+#include "load/pt2/exported_archive.h"
+
+#include <ATen/ATen.h>
+
+#include <cstring>
+
+#include "load/archive.h"
+#include "load/pt2/program_json.h"
+#include "load/pt2/schema_enums.h"
+#include "util/error.h"
+
+namespace modrec::pt2 {
+namespace {
+
+using nlohmann::json;
+
+const char* const kResave = "save the program again with torch.export.save (torch 2.8 or newer)";
+
+Error damaged(const Archive& archive, const std::string& what) {
+  return Error(Exit::bad_input, "export archive " + what, archive.path(), kResave);
+}
+
+std::string entry_text(const Archive& archive, const std::string& name) {
+  const ArchiveEntry* entry = archive.find(name);
+  if (!entry) throw damaged(archive, "has no " + name);
+  return archive.read(*entry);
+}
+
+// The program's name: "model" for models/model.json, the name torch.export.save gives it.
+std::string model_name(const Archive& archive) {
+  if (archive.has("models/model.json")) return "model";
+  for (const ArchiveEntry& e : archive.entries()) {
+    const size_t at = e.name.find("/models/");
+    if (at != std::string::npos && e.name.size() > 5 && e.name.ends_with(".json"))
+      return e.name.substr(at + 8, e.name.size() - at - 8 - 5);
+  }
+  throw damaged(archive, "has no models/*.json (not written by torch.export.save of torch 2.8+)");
+}
+
+// Raw storage bytes to a tensor with the recorded sizes, strides and offset, copied dense.
+at::Tensor tensor_from_bytes(const std::string& bytes, const TensorMeta& meta,
+                             const std::string& what, const Archive& archive) {
+  const auto dtype = scalar_type(meta.dtype);
+  if (!dtype || meta.layout != kStridedLayout)
+    throw damaged(archive, "stores " + what + " with an unsupported dtype or layout");
+  const int64_t elem = static_cast<int64_t>(c10::elementSize(*dtype));
+  at::Tensor storage = at::empty({static_cast<int64_t>(bytes.size()) / elem}, *dtype);
+  std::memcpy(storage.data_ptr(), bytes.data(), static_cast<size_t>(storage.nbytes()));
+  if (meta.strides.size() != meta.sizes.size())
+    throw damaged(archive, "stores " + what + " without its strides");
+  int64_t last = meta.storage_offset, numel = 1;
+  for (size_t d = 0; d < meta.sizes.size(); ++d) {
+    numel *= meta.sizes[d];
+    last += (meta.sizes[d] - 1) * meta.strides[d];
+  }
+  if (numel > 0 && (last >= storage.numel() || meta.storage_offset < 0))
+    throw damaged(archive, "stores " + what + " in fewer bytes than its shape needs");
+  return storage.as_strided(meta.sizes, meta.strides, meta.storage_offset).clone();
+}
+
+// data/<folder>/<model>_<folder>_config.json: FQN -> {path_name, is_param, use_pickle,
+// tensor_meta}.
+void read_stored(const Archive& archive, const std::string& folder, const std::string& model,
+                 std::map<std::string, StoredTensor>& state) {
+  const std::string config_name = "data/" + folder + "/" + model + "_" + folder + "_config.json";
+  if (!archive.has(config_name)) return;  // older archives write no constants config
+  const json config = json::parse(entry_text(archive, config_name)).at("config");
+  for (const auto& [fqn, entry] : config.items()) {
+    if (entry.value("use_pickle", false))
+      throw damaged(archive,
+                    "stores " + fqn + " pickled (a tensor subclass), which modrec cannot read");
+    const std::string bytes =
+        entry_text(archive, "data/" + folder + "/" + entry.at("path_name").get<std::string>());
+    const TensorMeta meta = tensor_meta(entry.at("tensor_meta"));
+    const bool is_param = entry.value("is_param", false);
+    at::Tensor value = tensor_from_bytes(bytes, meta, fqn, archive);
+    if (is_param) value.requires_grad_(meta.requires_grad);  // leaves, as nn.Parameter
+    state[fqn] = {value, is_param};
+  }
+}
+
+// Every parameter, buffer and constant the graph takes must be stored.
+void check_state(const Archive& archive, const ExportedArchive& exported) {
+  using K = InputSpec::Kind;
+  for (const InputSpec& in : exported.program.inputs)
+    if ((in.kind == K::parameter || in.kind == K::buffer || in.kind == K::tensor_constant) &&
+        !exported.state.count(in.target))
+      throw damaged(archive, "has no stored tensor for " + in.target);
+}
+
+ExportedArchive read_checked(const Archive& archive) {
+  const std::string model = model_name(archive);
+  const std::string file = "models/" + model + ".json";
+  ExportedArchive out{
+      archive.path(), parse_program(json::parse(entry_text(archive, file)), archive.path()), {}};
+  read_stored(archive, "weights", model, out.state);
+  read_stored(archive, "constants", model, out.state);
+  check_state(archive, out);
+  return out;
+}
+
+}  // namespace
+
+ExportedArchive read_exported(const std::string& path) {
+  Archive archive = Archive::open(path);
+  archive.verify_crc();
+  try {
+    return read_checked(archive);
+  } catch (const json::exception& e) {
+    throw damaged(archive, std::string("has malformed JSON: ") + first_line(e.what()));
+  }
+}
+
+}  // namespace modrec::pt2

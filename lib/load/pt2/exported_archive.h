@@ -1,0 +1,28 @@
+// A torch.export archive (.pt2, torch >= 2.8) read whole: its program and its stored tensors.
+#pragma once
+#include <ATen/core/Tensor.h>
+
+#include <map>
+#include <string>
+
+#include "load/pt2/program.h"
+
+namespace modrec::pt2 {
+
+struct StoredTensor {
+  at::Tensor value;
+  bool is_param = false;  // a parameter (else a buffer or a lifted constant)
+};
+
+struct ExportedArchive {
+  std::string path;
+  Program program;
+  std::map<std::string, StoredTensor> state;  // parameters, buffers and constants by FQN
+};
+
+// Checks the zip and its CRC-32s, reads models/<name>.json and data/weights/ and
+// data/constants/ through their configs. Throws Error(Exit::bad_input) naming the file: a
+// damaged zip, a missing entry or weight, malformed JSON, another schema major version.
+ExportedArchive read_exported(const std::string& path);
+
+}  // namespace modrec::pt2

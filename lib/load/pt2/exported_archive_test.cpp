@@ -1,0 +1,90 @@
+#include "load/pt2/exported_archive.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "load/file_kind.h"
+#include "load/pt2/exported_tree.h"
+#include "load/test_python.h"
+#include "util/error.h"
+
+using namespace modrec;
+using nlohmann::json;
+
+namespace {
+
+const std::string& fixtures() {
+  static const test::TempDir dir("pt2", "/lib/load/pt2/test_fixtures.py");
+  return dir.path;
+}
+
+std::string fixture(const std::string& name) { return fixtures() + "/" + name; }
+
+const json& expected() {
+  static const json doc = json::parse(test::slurp(fixture("expected.json")));
+  return doc;
+}
+
+std::string load_error(const std::string& name) {
+  try {
+    pt2::read_exported(fixture(name));
+  } catch (const Error& e) {
+    CHECK(e.code() == Exit::bad_input);
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a torch.export archive is told apart by its content") {
+  CHECK(classify(fixture("net.pt2")) == FileKind::exported);
+  CHECK(classify(fixture("truncated.pt2")) == FileKind::damaged);
+}
+
+TEST_CASE("the stored parameters and buffers are PyTorch's") {
+  const pt2::ExportedArchive archive = pt2::read_exported(fixture("net.pt2"));
+  CHECK(archive.program.schema_major == 8);
+  for (const std::string kind : {"params", "buffers"})
+    for (const json& t : expected().at(kind)) {
+      const std::string name = t.at("name");
+      INFO(name);
+      REQUIRE(archive.state.count(name) == 1);
+      const pt2::StoredTensor& stored = archive.state.at(name);
+      CHECK(stored.is_param == (kind == "params"));
+      CHECK(stored.value.sizes().vec() == t.at("shape").get<std::vector<int64_t>>());
+      CHECK(stored.value.sum().item<double>() == doctest::Approx(t.at("sum").get<double>()));
+    }
+}
+
+TEST_CASE("the module tree is named_modules() with the classes and parameters") {
+  const ModuleTree tree = pt2::exported_tree(pt2::read_exported(fixture("net.pt2")));
+  const json& modules = expected().at("modules");
+  REQUIRE(tree.modules.size() == modules.size());
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const Module& m = tree.modules[i];
+    INFO(m.path);
+    CHECK(m.path == modules[i].at("path").get<std::string>());
+    // An Identity runs no op: its class is not in the archive.
+    const std::string type = m.path == "b.id" ? pt2::kUnknownType : modules[i].at("type");
+    CHECK(m.type == type);
+  }
+  const Module& bn = tree.modules[tree.find("b.bn")];
+  CHECK(bn.parent == tree.find("b"));
+  CHECK(bn.depth == 2);
+  REQUIRE(bn.params.size() == 2);
+  CHECK(bn.params[0].name == "weight");
+  CHECK(bn.params[1].shape == Shape{4});
+  const Module& fc = tree.modules[tree.find("fc")];
+  REQUIRE(fc.params.size() == 2);
+  CHECK_FALSE(fc.params[0].trainable);
+  CHECK(fc.params[1].trainable);
+}
+
+TEST_CASE("a bad archive is one bad_input error naming what is wrong") {
+  CHECK(load_error("truncated.pt2").find("truncated") != std::string::npos);
+  CHECK(load_error("no_weight.pt2").find("has no data/weights/weight_0") != std::string::npos);
+  CHECK(load_error("schema99.pt2").find("schema version 99.") != std::string::npos);
+  CHECK(load_error("bad_json.pt2").find("malformed JSON") != std::string::npos);
+}

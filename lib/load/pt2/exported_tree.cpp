@@ -1,0 +1,85 @@
+#include "load/pt2/exported_tree.h"
+
+#include <c10/core/ScalarType.h>
+
+#include "load/pt2/schema_enums.h"
+
+namespace modrec::pt2 {
+namespace {
+
+// Module path -> qualified class, from every node's module stack.
+std::map<std::string, std::string> module_types(const Program& program) {
+  std::map<std::string, std::string> types;
+  for (const Node& node : program.nodes)
+    for (const StackEntry& e : node.module_stack) types.emplace(e.path, e.type);
+  return types;
+}
+
+std::string last_part(const std::string& dotted) { return dotted.substr(dotted.rfind('.') + 1); }
+
+// The longest proper prefix of `path` ("a.b" of "a.b.c") that is a module, else the root.
+int parent_of(const ModuleTree& tree, const std::string& path) {
+  for (size_t dot = path.rfind('.'); dot != std::string::npos; dot = path.rfind('.', dot - 1)) {
+    const int found = tree.find(path.substr(0, dot));
+    if (found >= 0) return found;
+    if (dot == 0) break;
+  }
+  return 0;
+}
+
+Module module(const std::string& path, const std::map<std::string, std::string>& types) {
+  Module m;
+  m.path = path;
+  auto it = types.find(path);
+  m.qualified_type = it == types.end() ? "" : it->second;
+  m.type = it == types.end() ? kUnknownType : last_part(it->second);
+  m.var_name = path.empty() ? m.type : last_part(path);
+  return m;
+}
+
+Param param(const std::string& name, const at::Tensor& value, bool trainable) {
+  return {name, value.sizes().vec(), value.numel(), static_cast<int64_t>(value.element_size()),
+          trainable};
+}
+
+// Parameters in the signature's order (named_parameters()), each on the module owning it.
+void add_params(const ExportedArchive& archive, ModuleTree& tree) {
+  for (const InputSpec& in : archive.program.inputs) {
+    if (in.kind != InputSpec::Kind::parameter) continue;
+    const size_t dot = in.target.rfind('.');
+    const std::string owner = dot == std::string::npos ? "" : in.target.substr(0, dot);
+    const int m = owner.empty() ? 0 : tree.find(owner);
+    if (m < 0) continue;  // a module path that module_call_graph lacks: not shown, as torchinfo
+    const at::Tensor& value = archive.state.at(in.target).value;
+    tree.modules[m].params.push_back(param(last_part(in.target), value, value.requires_grad()));
+  }
+}
+
+// A convolution's kernel_size: its weight's trailing dims (the archive keeps no other attribute;
+// a pooling layer's, int or tuple, is not told apart in its node's arguments).
+void add_kernels(ModuleTree& tree) {
+  for (Module& m : tree.modules)
+    for (const Param& p : m.params)
+      if (p.name == "weight") m.kernel = conv_kernel(m.type, p.shape);
+}
+
+}  // namespace
+
+ModuleTree exported_tree(const ExportedArchive& archive) {
+  const auto types = module_types(archive.program);
+  ModuleTree tree;
+  tree.modules.push_back(module("", types));
+  for (const std::string& path : archive.program.module_paths) {
+    if (path.empty()) continue;
+    Module m = module(path, types);
+    m.parent = parent_of(tree, path);
+    m.depth = tree.modules[m.parent].depth + 1;
+    tree.modules[m.parent].children.push_back(static_cast<int>(tree.modules.size()));
+    tree.modules.push_back(std::move(m));
+  }
+  add_params(archive, tree);
+  add_kernels(tree);
+  return tree;
+}
+
+}  // namespace modrec::pt2

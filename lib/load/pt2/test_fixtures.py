@@ -1,0 +1,77 @@
+# Writes the .pt2 files that load/pt2/*_test.cpp read into the folder given as argv[1], with what
+# PyTorch says about them (expected.json): modules, classes, parameters, buffers.
+import json, os, sys, zipfile
+import torch
+import torch.nn as nn
+
+out = sys.argv[1]
+p = lambda name: os.path.join(out, name)
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+        self.id = nn.Identity()
+        self.act = nn.ReLU()
+
+    def forward(self, x):
+        return self.act(self.id(self.bn(self.conv(x)))) + x
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 4, 3, padding=1)
+        self.b = Block()
+        self.shared = nn.ReLU()
+        self.fc = nn.Linear(4, 5)
+
+    def forward(self, x):
+        x = self.b(self.shared(self.stem(x)))
+        return self.fc(self.shared(x).mean((2, 3)))
+
+
+torch.manual_seed(0)
+model = Net().eval()
+model.b.bn.running_mean.uniform_()  # not the defaults: the stored bytes must be read
+model.fc.weight.requires_grad_(False)
+torch.export.save(torch.export.export(model, (torch.randn(2, 3, 8, 8),)), p("net.pt2"))
+expected = {
+    "modules": [{"path": n, "type": type(m).__name__} for n, m in model.named_modules()],
+    "params": [{"name": n, "shape": list(t.shape), "sum": t.sum().item(), "trainable": t.requires_grad}
+               for n, t in model.named_parameters()],
+    "buffers": [{"name": n, "shape": list(t.shape), "sum": t.sum().item()}
+                for n, t in model.named_buffers()],
+}
+with open(p("expected.json"), "w") as f:
+    json.dump(expected, f)
+
+data = open(p("net.pt2"), "rb").read()
+with open(p("truncated.pt2"), "wb") as f:
+    f.write(data[: len(data) // 2])
+
+
+def rewrite(name, change):
+    """A copy of net.pt2 with entries changed: change(entry name, bytes) -> bytes or None (drop)."""
+    with zipfile.ZipFile(p("net.pt2")) as src, zipfile.ZipFile(p(name), "w", zipfile.ZIP_STORED) as dst:
+        for info in src.infolist():
+            body = change(info.filename, src.read(info))
+            if body is not None:
+                dst.writestr(info.filename, body)
+
+
+rewrite("no_weight.pt2", lambda n, b: None if n.endswith("data/weights/weight_0") else b)
+
+
+def bump_schema(n, b):
+    if not n.endswith("models/model.json"):
+        return b
+    doc = json.loads(b)
+    doc["schema_version"]["major"] = 99
+    return json.dumps(doc).encode()
+
+
+rewrite("schema99.pt2", bump_schema)
+rewrite("bad_json.pt2", lambda n, b: b[:100] if n.endswith("models/model.json") else b)

@@ -1,0 +1,157 @@
+"""torch.export archives (.pt2): modrec summary's table is torchinfo's on the eager model, byte for
+byte, with and without an input; record's captures and parameter gradients are eager PyTorch's
+(hooks, torch.autograd). The archives are exported here by the pinned torch from the samples'
+eager models with the samples' weights."""
+import atexit
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import torch
+
+from e2e import ROOT, PYTHON, run, main, sample
+from test_flops import flop_oracle, per_path
+from test_record_oracle import RecordComparison
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import oracle  # noqa: E402
+
+OUT = tempfile.mkdtemp(prefix="pt2-")
+atexit.register(shutil.rmtree, OUT, True)
+
+
+def eager(name):
+    return oracle.load_model(name, sample(name), train=False)
+
+
+def sample_input(name):
+    return sample(name, "input.pt")
+
+
+def exported(name):
+    """samples/<name>.pt's eager model, exported on its sample input and saved as a .pt2."""
+    path = os.path.join(OUT, name + ".pt2")
+    if not os.path.exists(path):
+        inputs = oracle.load_inputs(name, [sample_input(name)])
+        torch.export.save(torch.export.export(eager(name), inputs), path)
+    return path
+
+
+def torchinfo_table(name, *extra):
+    return subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "torchinfo_table.py"), name,
+                           "--weights", sample(name), *extra],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def torchinfo_structure(name):
+    """torchinfo.summary(model) without an input: the module tree and its parameters."""
+    import torchinfo
+    return str(torchinfo.summary(eager(name), verbose=0)) + "\n"
+
+
+# Every module of these runs an operator, so the archive records every module's class.
+MODELS = ("TinyConvNet", "ReusedModuleNet", "SingleInputNet", "TwoInputNet", "LinearModel",
+          "SeqClassifier", "MatmulAttentionNet", "resnet18")
+# Also SimpleRNN, whose `projection` is never called: shown by torchinfo without an input only.
+CALLED = MODELS + ("SimpleRNN",)
+
+
+class SummaryMatchesTorchinfo(unittest.TestCase):
+    def test_tables_with_an_input(self):
+        for name in CALLED:
+            mine = run("summary", exported(name), "--input", sample_input(name))[0]
+            self.assertEqual(mine, torchinfo_table(name, "--input", sample_input(name)), name)
+
+    def test_tables_without_an_input(self):
+        for name in MODELS:
+            self.assertEqual(run("summary", exported(name))[0], torchinfo_structure(name), name)
+
+    def test_attention(self):
+        # nn.TransformerEncoder: its layers' ModuleList is never called (see below).
+        name = "TransformerEncoderNet"
+        mine = run("summary", exported(name), "--input", sample_input(name))[0]
+        want = torchinfo_table(name, "--input", sample_input(name))
+        self.assertEqual(mine, re.sub(r"ModuleList: (\S+)", r"Module: \1    ", want))
+
+    def test_kernel_sizes_of_convolutions(self):
+        # A convolution's kernel is its weight's trailing dims; SingleInputNet pools with
+        # F.max_pool2d, so no pooling layer's (int or tuple: not in the archive) is asked for.
+        name, columns = "SingleInputNet", ["--columns", "kernel_size,output_size,num_params"]
+        mine = run("summary", exported(name), "--input", sample_input(name), *columns)[0]
+        self.assertEqual(mine, torchinfo_table(name, "--input", sample_input(name), *columns))
+
+    def test_a_module_that_runs_no_operator_has_no_class_in_the_archive(self):
+        # ModuleListNet's ModuleList is never called: modrec shows it, as torchinfo does, but
+        # only as "Module" (README, torch.export archives).
+        name = "ModuleListNet"
+        unknown = lambda table: re.sub(r"ModuleList: (\S+)", r"Module: \1    ", table)
+        self.assertEqual(run("summary", exported(name))[0], unknown(torchinfo_structure(name)))
+        mine = run("summary", exported(name), "--input", sample_input(name))[0]
+        self.assertEqual(mine, unknown(torchinfo_table(name, "--input", sample_input(name))))
+
+
+class RecordMatchesPyTorch(RecordComparison):
+    def test_captures_equal_eager_hooks(self):
+        # MultiOutputDictNet: a dict out of the root (forward's structure is in the archive) and
+        # out of a submodule (its values, in the order made). Not SeqClassifier: its LSTM call's
+        # hx=None is no value of the graph (README, torch.export archives).
+        for name in ("TinyConvNet", "ReusedModuleNet", "TwoInputNet", "MultiOutputDictNet",
+                     "resnet18"):
+            self.compare(name, [sample_input(name)], model=exported(name), weights=sample(name))
+
+    def test_parameter_gradients_equal_autograd(self):
+        name = "TinyConvNet"
+        out = self.record(exported(name), [sample_input(name)], captures=("param_grad",))
+        model = eager(name)
+        model(*oracle.load_inputs(name, [sample_input(name)])).sum().backward()
+        for path, module in model.named_modules():
+            for pname, p in module.named_parameters(recurse=False):
+                label = self.label_of(out, path)
+                got = torch.load(os.path.join(out, "tensors", label, f"param_grad.{pname}.pt"))
+                self.assertTrue(torch.allclose(got, p.grad, rtol=1e-5, atol=1e-6), (path, pname))
+
+    @staticmethod
+    def label_of(out, path):
+        with open(os.path.join(out, "manifest.json")) as f:
+            return next(l["label"] for l in json.load(f)["layers"] if l["path"] == path)
+
+
+class FlopsMatchFlopCounterMode(unittest.TestCase):
+    def test_resnet18(self):
+        name = "resnet18"
+        got = json.loads(run("summary", exported(name), "--input", sample_input(name), "--columns",
+                             "output_size,flops", "--depth", "99", "--format", "json")[0])
+        want = flop_oracle(name)
+        self.assertEqual(per_path(got["rows"], "flops_forward"), want["forward"])
+        self.assertEqual(per_path(got["rows"], "flops_backward"), want["backward"])
+
+
+class BadArchives(unittest.TestCase):
+    def test_truncated_archive_is_exit_3(self):
+        data = open(exported("TinyConvNet"), "rb").read()
+        path = os.path.join(OUT, "truncated.pt2")
+        open(path, "wb").write(data[: len(data) // 2])
+        err = run("summary", path, code=3)[1]
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertIn(path, err)
+
+    def test_unsupported_operator_is_exit_3_naming_node_and_op(self):
+        class Cond(torch.nn.Module):
+            def forward(self, x):
+                return torch.cond(x.sum() > 0, lambda t: t + 1, lambda t: t - 1, (x,))
+
+        path = os.path.join(OUT, "cond.pt2")
+        torch.export.save(torch.export.export(Cond(), (torch.ones(2),)), path)
+        x = os.path.join(OUT, "ones2.pt")
+        torch.save(torch.ones(2), x)
+        err = run("summary", path, "--input", x, code=3)[1]
+        self.assertIn("cannot run node cond (torch.ops.higher_order.cond)", err)
+
+
+if __name__ == "__main__":
+    main()
