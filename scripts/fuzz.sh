@@ -30,7 +30,7 @@ make_seeds() {
   [ -d "$generated" ] || "$MODREC_PYTHON" "$root/tests/fuzz/make_seeds.py" "$generated"
   mkdir -p "$build/seeds/tensor_file" "$build/seeds/model_file"
   cp -u "$root"/samples/*.input.pt "$generated"/* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
-  cp -u "$root"/samples/*.pt "$generated"/*.pt "$build/seeds/model_file/"
+  cp -u "$root"/samples/*.pt "$generated"/*.pt "$generated"/*.pt2 "$build/seeds/model_file/"
 }
 
 # Runs one target in libFuzzer's fork mode, so that a timeout or out-of-memory input is saved and

@@ -2,7 +2,7 @@
 
 usage: make_seeds.py OUT_DIR   writes .npy arrays of every dtype and layout the reader accepts,
 torch.save files of the shapes read_inputs accepts or names (tensor, tuple, list, dict, state_dict,
-protocol 4), and a tiny TorchScript model, each a few hundred bytes so that mutations stay cheap.
+protocol 4), a tiny TorchScript model and its torch.export archive, each a few hundred bytes so that mutations stay cheap.
 """
 import io
 import os
@@ -64,6 +64,8 @@ def main(out):
         torch.save(value, os.path.join(out, f"{name}.pt"), **kwargs)
     torch.manual_seed(0)
     torch.jit.script(Tiny()).save(os.path.join(out, "tiny_model.pt"))
+    program = torch.export.export(Tiny(), (torch.ones(1, 2),))
+    torch.export.save(program, os.path.join(out, "tiny_model.pt2"))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 // libFuzzer target: the model readers over arbitrary bytes: inspect_file, Archive::open with
-// verify_crc, and load_model, which must reject a bad archive before torch::jit::load sees it.
+// verify_crc, load_model, which must reject a bad archive before torch::jit::load sees it, and
+// pt2::read_exported (a torch.export archive's JSON program and stored tensors).
 // A modrec::Error is the expected way to reject a file; anything else is a finding.
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include "load/archive.h"
 #include "load/file_kind.h"
 #include "load/load_model.h"
+#include "load/pt2/exported_archive.h"
 #include "util/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -19,6 +21,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     modrec::load_model(path);
+  } catch (const modrec::Error&) {
+  }
+  try {
+    modrec::pt2::read_exported(path);
   } catch (const modrec::Error&) {
   }
   return 0;

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "load/archive.h"
@@ -37,6 +38,24 @@ std::string model_name(const Archive& archive) {
   throw damaged(archive, "has no models/*.json (not written by torch.export.save of torch 2.8+)");
 }
 
+// Whether every element the sizes, strides and offset address lies among `elements`. The
+// numbers come from the file, so negative ones and overflow are refusals, not arithmetic.
+bool fits_storage(const TensorMeta& meta, int64_t elements) {
+  const auto negative = [](int64_t n) { return n < 0; };
+  if (meta.storage_offset < 0 || std::ranges::any_of(meta.sizes, negative) ||
+      std::ranges::any_of(meta.strides, negative))
+    return false;
+  if (std::ranges::find(meta.sizes, 0) != meta.sizes.end()) return true;  // no element at all
+  int64_t last = meta.storage_offset;
+  for (size_t d = 0; d < meta.sizes.size(); ++d) {
+    int64_t span = 0;
+    if (__builtin_mul_overflow(meta.sizes[d] - 1, meta.strides[d], &span) ||
+        __builtin_add_overflow(last, span, &last))
+      return false;
+  }
+  return last < elements;
+}
+
 // Raw storage bytes to a tensor with the recorded sizes, strides and offset, copied dense.
 at::Tensor tensor_from_bytes(const std::string& bytes, const TensorMeta& meta,
                              const std::string& what, const Archive& archive) {
@@ -48,12 +67,7 @@ at::Tensor tensor_from_bytes(const std::string& bytes, const TensorMeta& meta,
   std::memcpy(storage.data_ptr(), bytes.data(), static_cast<size_t>(storage.nbytes()));
   if (meta.strides.size() != meta.sizes.size())
     throw damaged(archive, "stores " + what + " without its strides");
-  int64_t last = meta.storage_offset, numel = 1;
-  for (size_t d = 0; d < meta.sizes.size(); ++d) {
-    numel *= meta.sizes[d];
-    last += (meta.sizes[d] - 1) * meta.strides[d];
-  }
-  if (numel > 0 && (last >= storage.numel() || meta.storage_offset < 0))
+  if (!fits_storage(meta, storage.numel()))
     throw damaged(archive, "stores " + what + " in fewer bytes than its shape needs");
   return storage.as_strided(meta.sizes, meta.strides, meta.storage_offset).clone();
 }

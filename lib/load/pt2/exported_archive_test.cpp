@@ -87,4 +87,9 @@ TEST_CASE("a bad archive is one bad_input error naming what is wrong") {
   CHECK(load_error("no_weight.pt2").find("has no data/weights/weight_0") != std::string::npos);
   CHECK(load_error("schema99.pt2").find("schema version 99.") != std::string::npos);
   CHECK(load_error("bad_json.pt2").find("malformed JSON") != std::string::npos);
+  for (const char* name : {"negative_size.pt2", "huge_strides.pt2"}) {
+    CAPTURE(name);
+    CHECK(load_error(name).find("stores stem.weight in fewer bytes than its shape needs") !=
+          std::string::npos);
+  }
 }

@@ -75,3 +75,29 @@ def bump_schema(n, b):
 
 rewrite("schema99.pt2", bump_schema)
 rewrite("bad_json.pt2", lambda n, b: b[:100] if n.endswith("models/model.json") else b)
+
+
+def weight_meta(change):
+    """A rewrite that applies change(tensor_meta) to weight_0's entry in the weights config."""
+    def apply(n, b):
+        if not n.endswith("model_weights_config.json"):
+            return b
+        doc = json.loads(b)
+        for entry in doc["config"].values():
+            if entry["path_name"] == "weight_0":
+                change(entry["tensor_meta"])
+        return json.dumps(doc).encode()
+    return apply
+
+
+def negative_size(meta):
+    meta["sizes"][0] = {"as_int": -4}
+
+
+def huge_strides(meta):  # (size - 1) * stride past int64: overflow, not a small offset
+    meta["sizes"] = [{"as_int": 2**40}, {"as_int": 2**40}]
+    meta["strides"] = [{"as_int": 2**40}, {"as_int": 2**40}]
+
+
+rewrite("negative_size.pt2", weight_meta(negative_size))
+rewrite("huge_strides.pt2", weight_meta(huge_strides))
