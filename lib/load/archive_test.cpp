@@ -82,7 +82,8 @@ TEST_CASE("open rejects files that are no complete zip archive") {
   };
   for (const auto& c : cases) {
     auto [code, line] = open_error(c.file);
-    INFO((std::string(c.file) + ": " + line));
+    const std::string told = std::string(c.file) + ": " + line;  // INFO cannot capture a binding
+    INFO(told);
     CHECK(code == Exit::bad_input);
     CHECK(line.find(c.fragment) != std::string::npos);
     CHECK(line.find(c.file) != std::string::npos);

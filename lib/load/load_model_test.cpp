@@ -56,7 +56,8 @@ TEST_CASE("every bad model file is exit 3 with what it is and what to do") {
   };
   for (const auto& c : cases) {
     auto [code, line] = load_error(c.file);
-    INFO((std::string(c.file) + ": " + line));
+    const std::string told = std::string(c.file) + ": " + line;  // INFO cannot capture a binding
+    INFO(told);
     CHECK(code == Exit::bad_input);
     CHECK(line.find(c.what) != std::string::npos);
     CHECK(line.find(c.hint) != std::string::npos);
@@ -71,7 +72,8 @@ TEST_CASE("damaged compressed code fails the CRC check, naming the entry") {
   std::string weight, code_entry;
   names >> weight >> code_entry;
   auto [code, line] = load_error("flipped_code.pt");
-  INFO(line);
+  const std::string told = line;  // INFO cannot capture a binding
+  INFO(told);
   CHECK(code == Exit::bad_input);
   CHECK(line.find("archive entry " + code_entry + " is damaged (CRC-32 mismatch)") !=
         std::string::npos);

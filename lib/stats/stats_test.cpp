@@ -55,7 +55,8 @@ void check_same(const RunningStats& a, const RunningStats& b) {
       {a.m2(), b.m2()},           {a.min(), b.min()},
       {a.max(), b.max()},         {a.abs_max(), b.abs_max()},
       {a.l2_norm(), b.l2_norm()}, {a.zero_fraction(), b.zero_fraction()}};
-  for (const auto& [x, y] : reals) {
+  for (const auto& pair : reals) {  // not a structured binding: INFO captures it in a lambda
+    const double x = pair.first, y = pair.second;
     INFO(x, " vs ", y);
     CHECK(((std::isnan(x) && std::isnan(y)) || close(x, y, 1e-12)));
   }
@@ -111,12 +112,12 @@ TEST_CASE("statistics do not depend on batching") {
     // Pairwise tree: merges states whose histogram ranges differ in both directions.
     for (size_t width = 1; width < parts.size(); width *= 2)
       for (size_t i = 0; i + width < parts.size(); i += 2 * width) parts[i].merge(parts[i + width]);
-    for (const auto& [how, batched] :
+    for (const auto& way :
          {std::pair<const char*, const RunningStats*>{"added in pieces", &streamed},
           {"merged left to right", &folded},
           {"merged as a tree", &parts[0]}}) {
-      INFO(how);
-      check_same(once, *batched);
+      INFO(way.first);
+      check_same(once, *way.second);
     }
   }
 }

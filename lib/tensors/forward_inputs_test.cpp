@@ -56,7 +56,7 @@ TEST_CASE("--arg text parsed by the declared type") {
   CHECK(schema.parse(7, "[0.5,1]").toDoubleVector() == std::vector<double>{0.5, 1.0});
   for (const auto& [i, text] : std::vector<std::pair<size_t, std::string>>{
            {1, "2,3"}, {1, "[2,x]"}, {3, "half"}, {5, "yes"}, {6, "2.5"}, {6, ""}}) {
-    auto [code, line] = error_of([&] { schema.parse(i, text); });
+    auto [code, line] = error_of([&, i = i, &text = text] { schema.parse(i, text); });
     CHECK(code == Exit::usage);
     CHECK(line.find("'" + text + "'") != std::string::npos);
     CHECK(line.find(schema.signature().params[i].type) != std::string::npos);
@@ -86,7 +86,7 @@ TEST_CASE("binding errors end with the signature") {
            {{{"size", "[1]"}, {"size", "[2]"}}, "given twice"},
            {{{"size", "[1]"}, {"x", "1"}}, "--input x=FILE"},
            {{{"size", "[1]"}, {"repeat", "x"}}, "'x' is no value of type int"}}) {
-    auto [code, line] = error_of([&] { OpenedInputs(with_args(args)).bind(schema); });
+    auto [code, line] = error_of([&, &args = args] { OpenedInputs(with_args(args)).bind(schema); });
     CHECK(code == Exit::usage);
     CHECK(line.find(words) != std::string::npos);
     CHECK(line.find(signature) != std::string::npos);

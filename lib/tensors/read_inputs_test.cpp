@@ -49,7 +49,9 @@ std::pair<Exit, std::string> read_error(const std::string& name) {
 TEST_CASE("read_inputs returns what Python saved, for every dtype and container") {
   auto expected = expected_tensors();
   REQUIRE(expected.size() >= 25);
-  for (const auto& [file, want] : expected) {
+  for (const auto& entry : expected) {  // not a structured binding: INFO captures it
+    const auto& file = entry.first;
+    const auto& want = entry.second;
     INFO(file);
     std::vector<at::Tensor> got = read_inputs(fixture(file));
     REQUIRE(got.size() == want.size());
@@ -90,7 +92,8 @@ TEST_CASE("every unreadable input is exit 3 with what the file is and what to do
   };
   for (const auto& c : cases) {
     auto [code, line] = read_error(c.file);
-    INFO((std::string(c.file) + ": " + line));
+    const std::string told = std::string(c.file) + ": " + line;  // INFO cannot capture a binding
+    INFO(told);
     CHECK(code == Exit::bad_input);
     CHECK(line.find(std::string("modrec: error: input file ")) == 0);
     CHECK(line.find(c.what) != std::string::npos);

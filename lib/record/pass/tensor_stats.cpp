@@ -3,11 +3,11 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
-#include <atomic>
 #include <limits>
 
 #include "tensors/dtype.h"
 #include "util/error.h"
+#include "util/parallel_parts.h"
 
 namespace modrec {
 namespace {
@@ -15,23 +15,22 @@ namespace {
 // Below this many elements a tensor is not worth splitting across threads.
 constexpr int64_t kParallelGrain = 1 << 16;
 
-// Statistics are mergeable, so large tensors are split over LibTorch's intra-op threads (idle
-// while a hook runs) and the parts merged in a fixed order: the result does not depend on timing.
+// Statistics are mergeable, so large tensors are split into as many parts as LibTorch has
+// intra-op threads (the cores the user gave it, idle while a hook runs) and the parts merged in a
+// fixed order: the result does not depend on timing.
 template <class T>
 void add_as(RunningStats& stats, const at::Tensor& t) {
   const T* data = t.data_ptr<T>();
   const int64_t n = t.numel();
-  const int64_t parts = std::min<int64_t>(at::get_num_threads(), n / kParallelGrain);
+  const int parts = static_cast<int>(std::min<int64_t>(statistics_threads(), n / kParallelGrain));
   if (parts < 2) {
     stats.add(data, static_cast<size_t>(n));
     return;
   }
   std::vector<RunningStats> partial(static_cast<size_t>(parts));
-  at::parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t p = begin; p < end; ++p) {
-      const int64_t lo = n * p / parts, hi = n * (p + 1) / parts;
-      partial[p].add(data + lo, static_cast<size_t>(hi - lo));
-    }
+  run_parts(parts, [&](int p) {
+    const int64_t lo = n * p / parts, hi = n * (p + 1) / parts;
+    partial[static_cast<size_t>(p)].add(data + lo, static_cast<size_t>(hi - lo));
   });
   for (const auto& p : partial) stats.merge(p);
 }
@@ -135,10 +134,6 @@ TensorSummary summarize_on_device(const at::Tensor& t) {
   return {RunningStats::from_parts(parts), t.sizes().vec(), dtype_name(t.scalar_type())};
 }
 
-int statistics_threads() {
-  std::atomic<int> parts{0};
-  at::parallel_for(0, at::get_num_threads(), 1, [&](int64_t, int64_t) { ++parts; });
-  return parts;
-}
+int statistics_threads() { return at::get_num_threads(); }
 
 }  // namespace modrec

@@ -28,8 +28,8 @@ TensorSummary summarize_tensor(const at::Tensor& t);
 // CPU kernels' to rounding (a different summation order), counts and histogram exactly.
 TensorSummary summarize_on_device(const at::Tensor& t);
 
-// How many threads summarize_tensor splits a large tensor over: LibTorch's intra-op threads when
-// this library was built with OpenMP (see lib/CMakeLists.txt), else 1.
+// How many threads summarize_tensor splits a large tensor over (util/parallel_parts.h): as many as
+// LibTorch's intra-op threads.
 int statistics_threads();
 
 }  // namespace modrec

@@ -1,0 +1,75 @@
+#include "util/parallel_parts.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace modrec {
+namespace {
+
+// Workers wait on one queue of parts; a job counts its unfinished parts down to zero.
+class WorkerPool {
+ public:
+  ~WorkerPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+  void run(int parts, const std::function<void(int)>& body) {
+    int left = parts - 1;
+    std::condition_variable done;
+    {
+      std::lock_guard lock(mutex_);
+      while (static_cast<int>(threads_.size()) < parts - 1) threads_.emplace_back([this] { work(); });
+      for (int p = 1; p < parts; ++p)
+        queue_.push_back([&, p] {
+          body(p);
+          std::lock_guard finished(mutex_);
+          if (--left == 0) done.notify_one();
+        });
+    }
+    wake_.notify_all();
+    body(0);
+    std::unique_lock lock(mutex_);
+    done.wait(lock, [&] { return left == 0; });
+  }
+
+ private:
+  void work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      std::function<void()> part = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      part();
+      lock.lock();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> queue_;
+  std::vector<std::thread> threads_;
+  bool stopping_ = false;
+};
+
+}  // namespace
+
+void run_parts(int parts, const std::function<void(int)>& body) {
+  if (parts < 2) {
+    if (parts == 1) body(0);
+    return;
+  }
+  static WorkerPool pool;
+  pool.run(parts, body);
+}
+
+}  // namespace modrec
