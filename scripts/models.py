@@ -302,6 +302,21 @@ class TransformerEncoderNet(nn.Module):
         return self.encoder(x)
 
 
+class ViTTinyEncoder(nn.Module):
+    """ViT-tiny's encoder (width 192, 3 heads, MLP 768, pre-norm, GELU) over 64 embedded patches,
+    4 blocks of its 12: scripts/bench.sh's attention model."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(d_model=192, nhead=3, dim_feedforward=768, dropout=0.0,
+                                           activation="gelu", batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, num_layers=4, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(192)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.norm(self.encoder(x))
+
+
 class MHAKwargsNet(nn.Module):
     """nn.MultiheadAttention called with keyword arguments (need_weights, average_attn_weights:
     non-tensor values in the call) and a Linear called with its input by keyword only (torchinfo
@@ -463,6 +478,7 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "MatmulAttentionNet": (_seeded(MatmulAttentionNet), _randn(2, 5, 16)),
     "ArgsNet": (_seeded(ArgsNet), _randn(5, 3, 8, 8)),
     "CountingNet": (_seeded(CountingNet), _randn(6, 4)),
+    "ViTTinyEncoder": (_seeded(ViTTinyEncoder), _randn(8, 64, 192)),
 }
 
 # Built at test time only (large files, never committed).
@@ -492,7 +508,7 @@ LARGE_MODELS: List[str] = ["LSTMNet"]
 # tests/test_flops.py), never
 # committed to samples/.
 TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet",
-                               "MatmulAttentionNet", "ArgsNet", "CountingNet"]
+                               "MatmulAttentionNet", "ArgsNet", "CountingNet", "ViTTinyEncoder"]
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:

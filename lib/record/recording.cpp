@@ -78,6 +78,7 @@ void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch&
   wait_for_device(batch.inputs);
   const double written = pass->disk_seconds();
   log::debug("timing: batch ", number, " pass ", log::seconds(clock.lap() - written), " s");
+  log::debug("timing: batch ", number, " disk ", log::seconds(written), " s");
   if (keeps(*pass, number)) {
     if (events_)
       write_batch_events(*events_, number, pass->recorder->captured(), pass->calls(), model_.tree(),

@@ -29,6 +29,15 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      statistics only) against plain LibTorch SGD steps on the same batch of 8 at 224x224, loss
      the output's sum, train mode: the median step time after the first, and the whole
      processes, round-robin.
+  8. steady state (also alone with --only steady): the marginal cost of a batch once warm.
+     One process records 13 batches of 8 (--batch-size 8); a batch's cost is its pass plus its
+     store, its disk writes apart (modrec's `timing: batch N pass|store|disk` lines), and the
+     figure is the median over batches 2..13; plain_libtorch runs forward+backward on the same
+     batches, median of repetitions 2..13. Cases: one layer, every layer statistics only, every
+     layer with tensors, and `watch --every 1` steps (13 SGD steps over the same batches against
+     plain SGD steps); on resnet18 at 224x224 and on ViTTinyEncoder (ViT-tiny's width, 4 blocks,
+     64 tokens: scripts/models.py). Round-robin; ratio = median of the rounds' ratios, spread =
+     their min-max.
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input, thread count and device (--device cuda: model, input and
 statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
@@ -207,6 +216,72 @@ class Bench:
             "first_step_ratio": median([w[0] / p[0] for (_, w), (_, p) in zip(watched, plain)]),
             "process_ratio": median([w / p for (w, _), (p, _) in zip(watched, plain)]),
         }
+
+    # 8. steady state -------------------------------------------------------------------
+    STEADY_BATCHES, STEADY_BATCH = 13, 8
+    # model -> (sample shape, its one layer: a residual stage, an encoder block)
+    STEADY_MODELS = {"resnet18": ((3, 224, 224), "1-5"), "ViTTinyEncoder": ((64, 192), "3-1")}
+    STEADY_CASES = {  # name -> (record arguments, target ratio); None: watch --every 1
+        "one_layer": (["--layers", "{layer}", "--save", "pt"], 1.03),
+        "all_layers_stats": (["--layers", "all", "--save", "none"], 1.10),
+        "all_layers_tensors": (["--layers", "all", "--save", "pt"], 1.15),
+        "watch_step": (None, 1.15),
+    }
+
+    def steady_model(self, name, sample_shape):
+        """(model file, input of STEADY_BATCHES batches) for resnet18 or the attention model."""
+        model = self.model(name)
+        if not os.path.exists(model):
+            root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+            subprocess.run([sys.executable, os.path.join(root, "scripts", "make_samples.py"),
+                            "--out", self.models, "--only", name], check=True)
+        return model, self.input_file((self.STEADY_BATCHES * self.STEADY_BATCH, *sample_shape))
+
+    def steady_modrec(self, model, inp, extra):
+        """Seconds per batch, disk apart, of batches 2.. of one record (or watch) process."""
+        batch = ["--batch-size", str(self.STEADY_BATCH)]
+        if extra is None:
+            _, ph, _ = self.modrec_run(["watch", model, "--input", inp, "--loss", "sum",
+                                        "--optimizer", "sgd", "--lr", "0.01", "--steps",
+                                        str(self.STEADY_BATCHES), *batch, "--layers", "all",
+                                        "--every", "1", "--out", self.fresh_dir("steady")])
+            return [ph[f"step {i}"] for i in range(2, self.STEADY_BATCHES + 1)]
+        ph = self.record_sample(model, inp, "steady", [*extra, *batch])[1]
+        return [ph[f"batch {i} pass"] + ph[f"batch {i} store"] - ph[f"batch {i} disk"]
+                for i in range(2, self.STEADY_BATCHES + 1)]
+
+    def steady_plain(self, model, inp, train):
+        """Seconds per batch of plain LibTorch on the same batches, after the first."""
+        batch = ["--batch-size", str(self.STEADY_BATCH)]
+        if train:
+            _, proc = run([self.plain, model, "--input", inp, "--train-steps",
+                           str(self.STEADY_BATCHES), "--lr", "0.01", *batch, *self.thread_args,
+                           *self.device_args])
+            return json.loads(proc.stdout)["step_times_s"][1:]
+        _, r = self.plain_run(model, ["--input", inp, *batch], "backward", self.STEADY_BATCHES)
+        return r["times_s"][1:]
+
+    def steady(self):
+        out = {"batches": self.STEADY_BATCHES, "batch_size": self.STEADY_BATCH,
+               "runs": self.args.record_runs}
+        for name, (shape, layer) in self.STEADY_MODELS.items():
+            model, inp = self.steady_model(name, shape)
+            rounds = []  # per round: case -> (modrec s, plain s)
+            for _ in range(self.args.record_runs):
+                plain = {train: median(self.steady_plain(model, inp, train))
+                         for train in (False, True)}
+                rounds.append({case: (median(self.steady_modrec(
+                                          model, inp, extra and [a.format(layer=layer) for a in extra])),
+                                      plain[extra is None])
+                               for case, (extra, _) in self.STEADY_CASES.items()})
+            out[name] = {}
+            for case, (_, target) in self.STEADY_CASES.items():
+                ratios = [r[case][0] / r[case][1] for r in rounds]
+                out[name][case] = {"batch_s": median([r[case][0] for r in rounds]),
+                                   "plain_batch_s": median([r[case][1] for r in rounds]),
+                                   "ratio": median(ratios), "spread": [min(ratios), max(ratios)],
+                                   "target": target}
+        return out
 
     # 6. streaming -------------------------------------------------------------------------
     def stream_file(self, gb):
@@ -417,6 +492,8 @@ def report(res):
     print(f"  libraries: {', '.join(env['torch_libraries'])}")
     if "streaming" in res:
         return report_streaming(res["streaming"])
+    if "steady" in res and "record" not in res:
+        return report_steady(res["steady"])
     if "rss" in res and "record" not in res:
         return report_rss(res["rss"])
     if "summary" not in res:  # --only flops or watch
@@ -455,6 +532,7 @@ def report(res):
           f"on one thread (AVX2 kernels: {'yes' if k['avx2'] else 'no'})")
     report_flops(res["flops"])
     report_watch(res["watch"])
+    report_steady(res["steady"])
 
 
 def report_flops(f):
@@ -491,6 +569,17 @@ def report_watch(w):
           f"whole process {w['process_ratio']:.2f}x")
 
 
+def report_steady(st):
+    print(f"\n8. steady state: the marginal cost of a warm batch ({st['batches']} batches of "
+          f"{st['batch_size']} per process, median of batches 2..{st['batches']}; median of "
+          f"{st['runs']} rounds, spread min-max over rounds)")
+    for model in ("resnet18", "ViTTinyEncoder"):
+        for case, c in st[model].items():
+            print(f"  {model:15s} {case:19s} {c['batch_s']:.4f} s against plain "
+                  f"{c['plain_batch_s']:.4f} s: {c['ratio']:.3f}x (spread {c['spread'][0]:.3f}-"
+                  f"{c['spread'][1]:.3f}; target <= {c['target']}: {mark(c['ratio'] <= c['target'])})")
+
+
 def report_streaming(st):
     print(f"\n6. streaming: record {st['model']} --layers all --save none --batch-size "
           f"{st['batch_size']} over a memory-mapped .npy of {st['sample_shape']} float32 samples")
@@ -512,7 +601,7 @@ def main():
     ap.add_argument("--record-runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss"], help="run this section alone")
+    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady"], help="run this section alone")
     ap.add_argument("--stream-gb", type=float, default=8.0,
                     help="size of the large .npy of the streaming section")
     args = ap.parse_args()
@@ -525,13 +614,15 @@ def main():
         res = {"environment": bench.environment(), "rss": bench.peak_rss()}
     elif args.only == "watch":
         res = {"environment": bench.environment(), "watch": bench.watch()}
+    elif args.only == "steady":
+        res = {"environment": bench.environment(), "steady": bench.steady()}
     elif args.only == "streaming":
         res = {"environment": bench.environment(), "streaming": bench.streaming()}
     else:
         res = {"environment": bench.environment(), "summary": bench.summary(),
                "record": bench.record(), "rss": bench.peak_rss(),
                "stats_kernel": bench.stats_kernel(), "flops": bench.flops(),
-               "watch": bench.watch()}
+               "watch": bench.watch(), "steady": bench.steady()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")

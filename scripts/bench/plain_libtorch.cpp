@@ -3,9 +3,12 @@
 // threads = cores unless --threads) and prints one JSON object with per-repetition times.
 //
 //   plain_libtorch MODEL (--input FILE | --input-size 8x3x224x224) [--mode forward|backward]
-//                  [--reps N] [--threads T] [--device cpu|cuda]
+//                  [--reps N] [--batch-size B] [--threads T] [--device cpu|cuda]
 //   plain_libtorch MODEL --stream-npy FILE --batch-size B [--mode ...] [--threads T]
-//   plain_libtorch MODEL --input FILE --train-steps N [--lr F] [--threads T]
+//   plain_libtorch MODEL --input FILE --train-steps N [--lr F] [--batch-size B] [--threads T]
+//
+// --batch-size with --input: repetition (or step) i runs the input's batch i (cycling), as
+// modrec's record and watch do with --batch-size; without it each runs the whole input.
 //
 // --train-steps: N SGD steps in train mode on the whole input, loss the sum of the first output
 // (what `modrec watch --loss sum --optimizer sgd` runs), each step timed.
@@ -134,8 +137,17 @@ int stream_npy(torch::jit::Module& model, const std::string& path, int64_t batch
   return 0;
 }
 
+// Batch i of `input` in batches of `size` (cycling over them); the whole input when size is 0.
+at::Tensor batch_of(const at::Tensor& input, int64_t size, int i) {
+  if (size <= 0) return input;
+  const int64_t count = (input.size(0) + size - 1) / size;
+  const int64_t first = (i % count) * size;
+  return input.narrow(0, first, std::min(size, input.size(0) - first));
+}
+
 // N optimizer steps; prints the JSON report.
-int train_steps(torch::jit::Module& model, const at::Tensor& input, int steps, double lr) {
+int train_steps(torch::jit::Module& model, const at::Tensor& input, int64_t batch, int steps,
+                double lr) {
   model.train();
   std::vector<at::Tensor> params;
   for (const at::Tensor& p : model.parameters()) params.push_back(p);
@@ -144,7 +156,7 @@ int train_steps(torch::jit::Module& model, const at::Tensor& input, int steps, d
   for (int i = 0; i < steps; ++i) {
     const auto start = Clock::now();
     sgd.zero_grad();
-    first_tensor(model.forward({input})).sum().backward();
+    first_tensor(model.forward({batch_of(input, batch, i)})).sum().backward();
     sgd.step();
     if (input.is_cuda()) torch::cuda::synchronize();
     times.push_back(seconds_since(start));
@@ -192,12 +204,12 @@ int main(int argc, char** argv) {
   start = Clock::now();
   const at::Tensor input = read_input(input_file, input_size).to(at::Device(device));
   const double input_s = seconds_since(start);
-  if (train > 0) return train_steps(model, input, train, lr);
+  if (train > 0) return train_steps(model, input, batch_size, train, lr);
 
   std::vector<double> times, cpu_times;
   for (int i = 0; i < reps; ++i) {
     reset_grads(model);
-    const Times t = time_one(model, input, mode == "backward");
+    const Times t = time_one(model, batch_of(input, batch_size, i), mode == "backward");
     times.push_back(t.wall_s);
     cpu_times.push_back(t.cpu_s);
   }
