@@ -26,7 +26,8 @@ class WorkerPool {
     std::condition_variable done;
     {
       std::lock_guard lock(mutex_);
-      while (static_cast<int>(threads_.size()) < parts - 1) threads_.emplace_back([this] { work(); });
+      while (static_cast<int>(threads_.size()) < parts - 1)
+        threads_.emplace_back([this] { work(); });
       for (int p = 1; p < parts; ++p)
         queue_.push_back([&, p] {
           body(p);
