@@ -1,5 +1,7 @@
 #include "util/parallel_parts.h"
 
+#include <dlfcn.h>
+
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -62,11 +64,53 @@ class WorkerPool {
   bool stopping_ = false;
 };
 
+// libgomp's entry points (its stable ABI, the one GCC's `#pragma omp parallel` calls), found in
+// the process: LibTorch's OpenMP runtime when LibTorch is loaded, else none.
+struct Gomp {
+  void (*parallel)(void (*)(void*), void*, unsigned, unsigned) = nullptr;
+  int (*thread_num)() = nullptr;
+  int (*num_threads)() = nullptr;
+
+  static const Gomp& find() {
+    static const Gomp gomp = [] {
+      Gomp g;
+      g.parallel = reinterpret_cast<decltype(g.parallel)>(dlsym(RTLD_DEFAULT, "GOMP_parallel"));
+      g.thread_num =
+          reinterpret_cast<decltype(g.thread_num)>(dlsym(RTLD_DEFAULT, "omp_get_thread_num"));
+      g.num_threads =
+          reinterpret_cast<decltype(g.num_threads)>(dlsym(RTLD_DEFAULT, "omp_get_num_threads"));
+      if (!g.thread_num || !g.num_threads) g.parallel = nullptr;
+      return g;
+    }();
+    return gomp;
+  }
+};
+
+struct GompJob {
+  const Gomp* gomp;
+  int parts;
+  const std::function<void(int)>* body;
+};
+
+// Each thread of the team takes the parts of its number modulo the team's size: a team smaller
+// than asked (nested in another parallel region) still runs every part.
+void run_team_member(void* data) {
+  const auto& job = *static_cast<const GompJob*>(data);
+  const int team = job.gomp->num_threads();
+  for (int p = job.gomp->thread_num(); p < job.parts; p += team) (*job.body)(p);
+}
+
 }  // namespace
 
 void run_parts(int parts, const std::function<void(int)>& body) {
   if (parts < 2) {
     if (parts == 1) body(0);
+    return;
+  }
+  const Gomp& gomp = Gomp::find();
+  if (gomp.parallel) {
+    GompJob job{&gomp, parts, &body};
+    gomp.parallel(run_team_member, &job, static_cast<unsigned>(parts), 0);
     return;
   }
   static WorkerPool pool;
