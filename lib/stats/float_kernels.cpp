@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -12,20 +11,23 @@
 namespace modrec {
 namespace {
 
-constexpr float kFloatMax = std::numeric_limits<float>::max();
-
 // Portable versions: one value at a time.
+
+// A float NaN or Inf (or one as the shift) makes the sum of squares NaN or Inf, and finite floats
+// never do: their squared differences stay below 2^257, so that sum is the test for both.
 
 FloatScan scan_portable(const float* x, size_t n, double shift) {
   FloatScan s;
   s.min = s.max = x[0];
   for (size_t i = 0; i < n; ++i) {
-    s.finite &= std::fabs(x[i]) <= kFloatMax;
-    s.sum += static_cast<double>(x[i]) - shift;
+    const double d = static_cast<double>(x[i]) - shift;
+    s.sum += d;
+    s.sum_sq += d * d;
     s.min = std::min(s.min, x[i]);
     s.max = std::max(s.max, x[i]);
     s.zeros += x[i] == 0;
   }
+  s.finite = std::isfinite(s.sum_sq);
   return s;
 }
 
@@ -73,33 +75,35 @@ MODREC_AVX2 float reduce(__m256 v, float (*op)(float, float)) {
 float min_of(float a, float b) { return std::min(a, b); }
 float max_of(float a, float b) { return std::max(a, b); }
 
-// Four double accumulators (two per eight floats) hide the latency of the additions.
+// Four double accumulators per sum (two per eight floats) hide the latency of the additions.
 MODREC_AVX2 FloatScan scan_avx2(const float* x, size_t n, double shift) {
-  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-  const __m256 max_finite = _mm256_set1_ps(kFloatMax);
   const __m256d vshift = _mm256_set1_pd(shift);
-  __m256 lo = _mm256_set1_ps(x[0]), hi = lo, bad = _mm256_setzero_ps();
+  __m256 lo = _mm256_set1_ps(x[0]), hi = lo;
   __m256i zeros = _mm256_setzero_si256();  // per lane, -1 per zero: n is far below 2^31
-  __m256d s[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
-                  _mm256_setzero_pd()};
+  __m256d s[4], q[4];
+  for (int k = 0; k < 4; ++k) s[k] = q[k] = _mm256_setzero_pd();
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
     for (int h = 0; h < 2; ++h) {
       const __m256 v = _mm256_loadu_ps(x + i + 8 * h);
       lo = _mm256_min_ps(lo, v);
       hi = _mm256_max_ps(hi, v);
-      bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(v, abs_mask), max_finite, _CMP_NLE_UQ));
       zeros = _mm256_add_epi32(
           zeros, _mm256_castps_si256(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_EQ_OQ)));
-      s[2 * h] = _mm256_add_pd(s[2 * h], _mm256_sub_pd(low_half(v), vshift));
-      s[2 * h + 1] = _mm256_add_pd(s[2 * h + 1], _mm256_sub_pd(high_half(v), vshift));
+      const __m256d d[2] = {_mm256_sub_pd(low_half(v), vshift),
+                            _mm256_sub_pd(high_half(v), vshift)};
+      for (int k = 0; k < 2; ++k) {
+        s[2 * h + k] = _mm256_add_pd(s[2 * h + k], d[k]);
+        q[2 * h + k] = _mm256_fmadd_pd(d[k], d[k], q[2 * h + k]);
+      }
     }
-  FloatScan r = i < n ? scan_portable(x + i, n - i, shift) : FloatScan{true, 0, x[0], x[0], 0};
+  FloatScan r = i < n ? scan_portable(x + i, n - i, shift) : FloatScan{true, 0, 0, x[0], x[0], 0};
   alignas(32) int32_t zero_lanes[8];
   _mm256_store_si256(reinterpret_cast<__m256i*>(zero_lanes), zeros);
   for (int32_t z : zero_lanes) r.zeros -= z;
-  r.finite &= _mm256_movemask_ps(bad) == 0;
   r.sum += sum_lanes(_mm256_add_pd(_mm256_add_pd(s[0], s[1]), _mm256_add_pd(s[2], s[3])));
+  r.sum_sq += sum_lanes(_mm256_add_pd(_mm256_add_pd(q[0], q[1]), _mm256_add_pd(q[2], q[3])));
+  r.finite = std::isfinite(r.sum_sq);
   r.min = std::min(r.min, reduce(lo, min_of));
   r.max = std::max(r.max, reduce(hi, max_of));
   return r;
@@ -125,22 +129,31 @@ MODREC_AVX2 Deviations deviations_avx2(const float* x, size_t n, double shift, d
   return r;
 }
 
-MODREC_AVX2 void bins_avx2(const float* x, size_t n, float scale, int32_t half, int32_t* out) {
+// floor(x * scale) with one rounding instruction; the -0 test only where products can underflow.
+template <bool kMayUnderflow>
+MODREC_AVX2 void bins_avx2_loop(const float* x, size_t n, float scale, int32_t half, int32_t* out) {
   const __m256 vscale = _mm256_set1_ps(scale), zero = _mm256_setzero_ps();
   const __m256i vhalf = _mm256_set1_epi32(half);
   size_t k = 0;
   for (; k + 8 <= n; k += 8) {
     const __m256 v = _mm256_loadu_ps(x + k);
     const __m256 t = _mm256_mul_ps(v, vscale);
-    const __m256i i = _mm256_cvttps_epi32(t);
-    const __m256 below = _mm256_or_ps(
-        _mm256_cmp_ps(t, _mm256_cvtepi32_ps(i), _CMP_LT_OQ),
-        _mm256_and_ps(_mm256_cmp_ps(t, zero, _CMP_EQ_OQ), _mm256_cmp_ps(v, zero, _CMP_LT_OQ)));
-    // below is all ones (-1) where true
-    const __m256i bin = _mm256_add_epi32(_mm256_add_epi32(i, vhalf), _mm256_castps_si256(below));
+    __m256i bin = _mm256_add_epi32(_mm256_cvttps_epi32(_mm256_floor_ps(t)), vhalf);
+    if constexpr (kMayUnderflow) {  // all ones (-1) where an underflowed product was negative
+      const __m256 below =
+          _mm256_and_ps(_mm256_cmp_ps(t, zero, _CMP_EQ_OQ), _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+      bin = _mm256_add_epi32(bin, _mm256_castps_si256(below));
+    }
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + k), bin);
   }
   bins_portable(x + k, n - k, scale, half, out + k);
+}
+
+MODREC_AVX2 void bins_avx2(const float* x, size_t n, float scale, int32_t half, int32_t* out) {
+  if (scale < 1)
+    bins_avx2_loop<true>(x, n, scale, half, out);
+  else
+    bins_avx2_loop<false>(x, n, scale, half, out);
 }
 
 bool has_avx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }

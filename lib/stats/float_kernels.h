@@ -11,6 +11,7 @@ namespace modrec {
 struct FloatScan {
   bool finite = true;  // false: some value is NaN or +/-Inf, and the other fields are meaningless
   double sum = 0;      // of x - shift, in double
+  double sum_sq = 0;   // of (x - shift)^2, in double
   float min = 0, max = 0;
   int64_t zeros = 0;
 };
@@ -24,8 +25,8 @@ struct FloatKernels {
   FloatScan (*scan)(const float* x, size_t n, double shift);
   Deviations (*deviations)(const float* x, size_t n, double shift, double center);
   // out[k] = floor(x[k] * scale) + half for finite x[k]. SymmetricHistogram passes a power-of-two
-  // scale with |x * scale| <= half, so the product is exact unless it underflows, and one that
-  // underflows to -0 still counts as below 0.
+  // scale with |x * scale| <= half, so the product is exact unless it underflows (only possible
+  // for scale < 1), and one that underflows to -0 still counts as below 0.
   void (*bins)(const float* x, size_t n, float scale, int32_t half, int32_t* out);
 };
 

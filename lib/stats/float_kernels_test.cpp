@@ -39,6 +39,7 @@ TEST_CASE("the AVX2 float kernels agree with the portable ones") {
     CHECK(a.max == b.max);
     CHECK(a.zeros == b.zeros);
     CHECK(a.sum == doctest::Approx(b.sum).epsilon(1e-12));
+    CHECK(a.sum_sq == doctest::Approx(b.sum_sq).epsilon(1e-12));
     const Deviations da = fast->deviations(v.data(), v.size(), 0.25, 0.5);
     const Deviations db = slow.deviations(v.data(), v.size(), 0.25, 0.5);
     CHECK(da.sum == doctest::Approx(db.sum).epsilon(1e-12));

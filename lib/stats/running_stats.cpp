@@ -10,8 +10,10 @@
 namespace modrec {
 
 namespace {
-// A chunk of doubles stays in L1 between the passes over it.
+// A chunk stays in L1 between the passes over it: 16 KiB of doubles, or 32 KiB of floats read as
+// they are (fewer, larger chunks spread the per-chunk merge over more values).
 constexpr size_t kChunk = 2048;
+constexpr size_t kFloatChunk = 8192;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool is_finite(double v) { return std::abs(v) <= std::numeric_limits<double>::max(); }
@@ -43,15 +45,15 @@ MODREC_HOT_LOOP size_t load_chunk(const T* src, size_t n, double* dst, int64_t& 
 }  // namespace
 
 struct ChunkMoments {
-  double sum, min, max;  // sum of x - shift
+  double sum, sum_sq, min, max;  // sums of x - shift and of its square
   int64_t zeros;
 };
 
 namespace {
-// Sum of x - shift, extremes and zeros of n > 0 finite values; independent lanes for
-// instruction parallelism.
+// Sums of x - shift and its square, extremes and zeros of n > 0 finite values; independent lanes
+// for instruction parallelism.
 MODREC_HOT_LOOP ChunkMoments first_pass(const double* v, size_t n, double shift) {
-  double s[4] = {0, 0, 0, 0};
+  double s[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
   double lo[4] = {v[0], v[0], v[0], v[0]}, hi[4] = {v[0], v[0], v[0], v[0]};
   int64_t zeros[4] = {0, 0, 0, 0};
   size_t i = 0;
@@ -59,18 +61,21 @@ MODREC_HOT_LOOP ChunkMoments first_pass(const double* v, size_t n, double shift)
     for (int l = 0; l < 4; ++l) {
       const double x = v[i + l];
       s[l] += x - shift;
+      q[l] += (x - shift) * (x - shift);
       lo[l] = std::min(lo[l], x);
       hi[l] = std::max(hi[l], x);
       zeros[l] += x == 0;
     }
   for (; i < n; ++i) {
     s[0] += v[i] - shift;
+    q[0] += (v[i] - shift) * (v[i] - shift);
     lo[0] = std::min(lo[0], v[i]);
     hi[0] = std::max(hi[0], v[i]);
     zeros[0] += v[i] == 0;
   }
   ChunkMoments m;
   m.sum = (s[0] + s[1]) + (s[2] + s[3]);
+  m.sum_sq = (q[0] + q[1]) + (q[2] + q[3]);
   m.min = std::min(std::min(lo[0], lo[1]), std::min(lo[2], lo[3]));
   m.max = std::max(std::max(hi[0], hi[1]), std::max(hi[2], hi[3]));
   m.zeros = (zeros[0] + zeros[1]) + (zeros[2] + zeros[3]);
@@ -122,13 +127,34 @@ RunningStats RunningStats::from_parts(const Parts& p) {
 
 template <class T>
 void RunningStats::add(const T* data, size_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    for (size_t start = 0; start < n; start += kFloatChunk) {
+      const size_t len = std::min(kFloatChunk, n - start);
+      if (!add_float_chunk(data + start, len)) add_widened(data + start, len);
+    }
+  } else {
+    add_widened(data, n);
+  }
+}
+
+// Float data is read as it is, without widening it into a chunk of doubles first, unless the
+// chunk holds NaN or Inf (then add_widened compacts it).
+bool RunningStats::add_float_chunk(const float* v, size_t n) {
+  const double shift = finite_ == 0 ? v[0] : shift_;
+  const FloatScan scan = float_kernels().scan(v, n, shift);
+  if (!scan.finite) return false;
+  count_ += static_cast<int64_t>(n);
+  shift_ = shift;
+  add_finite_chunk(v, n, ChunkMoments{scan.sum, scan.sum_sq, scan.min, scan.max, scan.zeros});
+  return true;
+}
+
+template <class T>
+void RunningStats::add_widened(const T* data, size_t n) {
   double chunk[kChunk];
   for (size_t start = 0; start < n; start += kChunk) {
     const size_t len = std::min(kChunk, n - start);
     count_ += static_cast<int64_t>(len);
-    if constexpr (std::is_same_v<T, float>) {
-      if (add_float_chunk(data + start, len)) continue;
-    }
     int64_t nans = 0;
     const size_t finite = load_chunk(data + start, len, chunk, nans);
     nans_ += nans;
@@ -138,27 +164,23 @@ void RunningStats::add(const T* data, size_t n) {
   }
 }
 
-// Float data is read as it is, without widening it into a chunk of doubles first, unless the
-// chunk holds NaN or Inf (then the general path compacts it).
-bool RunningStats::add_float_chunk(const float* v, size_t n) {
-  const double shift = finite_ == 0 ? v[0] : shift_;
-  const FloatScan scan = float_kernels().scan(v, n, shift);
-  if (!scan.finite) return false;
-  shift_ = shift;
-  add_finite_chunk(v, n, ChunkMoments{scan.sum, scan.min, scan.max, scan.zeros});
-  return true;
-}
-
-// The mean from the first pass, then deviations from it with Chan, Golub & LeVeque's correction
-// term for the rounding in that mean. Values are taken relative to a shift (the first finite
-// value seen) so data far from zero keeps its digits.
+// m2 = sum_sq - sum^2 / n from the first pass's sums about the shift (the first finite value
+// seen) when that subtraction cancels at most 6 bits: the mean lies within a few
+// standard deviations of the shift, as for nearly all data. Otherwise a second pass takes
+// deviations from the first pass's mean, with Chan, Golub & LeVeque's correction term for the
+// rounding in that mean, so data far from the shift keeps its digits.
 template <class V>
 void RunningStats::add_finite_chunk(const V* v, size_t n, const ChunkMoments& m) {
+  constexpr double kMaxCancellation = 64;  // sum_sq / m2: 6 bits
   const double count = static_cast<double>(n);
-  const double center = m.sum / count;
-  const Deviations d = deviations(v, n, shift_, center);
-  const double m2 = std::max(0.0, d.sum_sq - d.sum * d.sum / count);  // >= 0 up to rounding
-  merge_moments(static_cast<int64_t>(n), center + d.sum / count, m2);
+  double mean = m.sum / count;
+  double m2 = m.sum_sq - m.sum * mean;
+  if (!(m2 * kMaxCancellation >= m.sum_sq)) {
+    const Deviations d = deviations(v, n, shift_, mean);
+    m2 = std::max(0.0, d.sum_sq - d.sum * d.sum / count);  // >= 0 up to rounding
+    mean += d.sum / count;
+  }
+  merge_moments(static_cast<int64_t>(n), mean, m2);
   min_ = std::min(min_, m.min);
   max_ = std::max(max_, m.max);
   zeros_ += m.zeros;

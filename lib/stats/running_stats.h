@@ -77,6 +77,8 @@ class RunningStats {
 
  private:
   bool add_float_chunk(const float* values, size_t n);
+  template <class T>
+  void add_widened(const T* data, size_t n);  // through chunks of doubles
   template <class V>
   void add_finite_chunk(const V* values, size_t n, const ChunkMoments& m);
   void merge_moments(int64_t n, double mean, double m2);

@@ -35,6 +35,11 @@ def arrays():
         "offset_f32": randn(50000) * 0.01 + 1e4,
         "offset_f64": randn(50000, torch.float64) + 1e8,
         "wide_f32": randn(30000) * 1000,
+        # the first value, the shift, lies 10^3 (10^6) standard deviations from the mean: m2 from
+        # the sums about the shift would cancel 20 (40) bits, so the deviations pass must take over
+        "outlier_first_f32": torch.cat([torch.tensor([2.0]), randn(50000) * 1e-3 + 1]),
+        "outlier_first_f64": torch.cat([torch.tensor([2.0], dtype=torch.float64),
+                                        randn(50000, torch.float64) * 1e-6 + 1]),
         "sparse_f32": sparse,
         "int64": big_ints,
         "int32": randint(-2**31, 2**31 - 1, 20000, torch.int32),

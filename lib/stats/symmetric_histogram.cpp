@@ -78,26 +78,31 @@ MODREC_HOT_LOOP void bin_indices(const double* values, size_t n, double scale, i
 }
 }  // namespace
 
-// Indices are computed a block at a time in a branch-free loop; the increments then go to four
-// interleaved tallies so that runs of equal bins do not wait on each other's stores.
+// Indices are computed a block at a time in a branch-free loop; the increments then go to eight
+// interleaved 32-bit tallies so that runs of equal bins (a ReLU's zeros) do not wait on each
+// other's stores. The tallies are folded into the counts every 2^30 values, before they can wrap.
 template <class BinBlock>
 void SymmetricHistogram::add_blocks(size_t n, BinBlock&& bin_block) {
-  constexpr int kLanes = 4;
+  constexpr int kLanes = 8;
+  constexpr size_t kFoldEvery = size_t{1} << 30;
   const size_t slots = counts_.size() + 1;
-  std::vector<int64_t> tally(kLanes * slots, 0);
+  thread_local std::vector<uint32_t> tally;
   int32_t index[kBlock];
-  for (size_t start = 0; start < n; start += kBlock) {
-    const size_t len = std::min(kBlock, n - start);
-    bin_block(start, len, index);
-    size_t k = 0;
-    for (; k + kLanes <= len; k += kLanes)
-      for (int l = 0; l < kLanes; ++l) ++tally[l * slots + static_cast<size_t>(index[k + l])];
-    for (; k < len; ++k) ++tally[static_cast<size_t>(index[k])];
-  }
-  for (int l = 0; l < kLanes; ++l) {
-    for (size_t b = 0; b + 1 < slots; ++b) counts_[b] += tally[l * slots + b];
-    counts_.back() += tally[l * slots + slots - 1];
-    at_top_ += tally[l * slots + slots - 1];
+  for (size_t piece = 0; piece < n; piece += kFoldEvery) {
+    tally.assign(kLanes * slots, 0);
+    for (size_t start = piece; start < std::min(n, piece + kFoldEvery); start += kBlock) {
+      const size_t len = std::min(kBlock, n - start);
+      bin_block(start, len, index);
+      size_t k = 0;
+      for (; k + kLanes <= len; k += kLanes)
+        for (int l = 0; l < kLanes; ++l) ++tally[l * slots + static_cast<size_t>(index[k + l])];
+      for (; k < len; ++k) ++tally[static_cast<size_t>(index[k])];
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      for (size_t b = 0; b + 1 < slots; ++b) counts_[b] += tally[l * slots + b];
+      counts_.back() += tally[l * slots + slots - 1];
+      at_top_ += tally[l * slots + slots - 1];
+    }
   }
 }
 
