@@ -81,7 +81,7 @@ CapturedValue Recorder::capture(const c10::IValue& raw) const {
   flatten_tensors(value, tensors);
   for (auto& t : tensors) t = kept(t);
   out.order = ++clock_;
-  for (const auto& t : tensors) out.tensors.push_back(summarize_tensor(t));
+  for (const auto& t : tensors) out.tensors.push_back(memo_.summarize(t));
   out.structure = without_tensors(value);  // also keeps the non-tensor values for the manifest
   if (!file_) return out;
   for (const auto& t : tensors) out.stored.push_back(file_->write(t));
@@ -107,7 +107,7 @@ void Recorder::enter(int call, int module, const std::vector<c10::IValue>& args)
 void Recorder::hook(const at::Tensor& t, std::vector<GradientSlot>& slots, size_t slot) const {
   on_gradient(t, [this, &slots, slot](const at::Tensor& full) {
     const at::Tensor grad = kept(full);
-    slots[slot].summary = summarize_tensor(grad);
+    slots[slot].summary = memo_.summarize(grad);
     slots[slot].order = ++clock_;
     if (file_) slots[slot].stored = file_->write(grad);
   });

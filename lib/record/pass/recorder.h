@@ -12,6 +12,7 @@
 #include "instrument/call_hooks.h"
 #include "record/pass/batch_file.h"
 #include "model/captures.h"
+#include "record/pass/summary_memo.h"
 #include "record/pass/tensor_stats.h"
 
 namespace modrec {
@@ -81,7 +82,8 @@ class Recorder : public CallHooks {
   // Counts captures (inputs as calls start, outputs as they return, gradients as they arrive):
   // the order in which values came to exist. Atomic: backward may run hooks on other threads.
   mutable std::atomic<uint64_t> clock_{0};
-  at::Tensor rows_;  // undefined: every row
+  mutable SummaryMemo memo_;  // a container's output and gradient are its last child's
+  at::Tensor rows_;           // undefined: every row
   int64_t samples_ = 0;
   std::deque<CapturedCall> captured_;  // a deque: gradient hooks hold pointers into it
   std::vector<CapturedCall*> open_;    // per open call; nullptr when not recorded
