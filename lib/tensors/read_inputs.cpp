@@ -35,8 +35,12 @@ std::vector<char> read_file(const std::string& path) {
   if (std::filesystem::is_directory(status)) throw bad_input(path, "is a directory");
   require_regular_file(path, "input file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw bad_input(path, "cannot be read", "check the file's permissions");
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!in || ec) throw bad_input(path, "cannot be read", "check the file's permissions");
+  // One read of the whole file: an istreambuf_iterator copies it a byte at a time.
+  std::vector<char> bytes(size);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<size_t>(in.gcount()));  // shorter if the file shrank meanwhile
   if (bytes.empty()) throw bad_input(path, "is empty");
   return bytes;
 }
