@@ -4,8 +4,9 @@
 #   scripts/bench.sh [--build-dir DIR] [--no-build] [--json FILE] [bench.py options...]
 #
 # Builds modrec and plain_libtorch in Release into DIR (default build-bench), writes the scripted
-# torchvision resnet18/resnet50 with random weights into DIR/models if missing, then runs the
-# measurements and prints the report. Takes ~5-10 minutes on 2 cores.
+# torchvision resnet18/resnet50 with random weights into DIR/models if missing (section 9 exports
+# resnet18.pt2 there from resnet18.pt), then runs the measurements and prints the report. Takes
+# ~5-10 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/torch_env.sh

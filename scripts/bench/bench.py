@@ -38,6 +38,13 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      plain SGD steps); on resnet18 at 224x224 and on ViTTinyEncoder (ViT-tiny's width, 4 blocks,
      64 tokens: scripts/models.py). Round-robin; ratio = median of the rounds' ratios, spread =
      their min-max.
+  9. torch.export archives (also alone with --only pt2): `record resnet18.pt2` (resnet18.pt's
+     model and weights exported by torch.export for batches of 8 at 224x224,
+     scripts/bench/export_baseline.py) against torch.export's own ep.module() forward+backward
+     in Python on the same batches, and against `record resnet18.pt` with the same flags: one
+     layer, every layer statistics only. Each process goes over 13 batches of 8; first pass:
+     batch 1, steady state: the median of batches 2..13 (disk apart). Round-robin; ratio =
+     median of the rounds' ratios, spread = their min-max.
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input, thread count and device (--device cuda: model, input and
 statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
@@ -60,6 +67,10 @@ import torch
 SUMMARY_TARGET = 1.3
 RSS_TARGET = 1.1
 TIMING = re.compile(r"timing: (.+?) ([0-9.]+) s$")
+# section 9's record cases, run on the .pt2 and on the TorchScript file alike
+EXPORT_CASES = {"one_layer": ["--layers", "1-5", "--save", "pt"],
+                "all_layers_stats": ["--layers", "all", "--save", "none"]}
+EXPORT_BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "export_baseline.py")
 
 
 
@@ -246,9 +257,15 @@ class Bench:
                                         str(self.STEADY_BATCHES), *batch, "--layers", "all",
                                         "--every", "1", "--out", self.fresh_dir("steady")])
             return [ph[f"step {i}"] for i in range(2, self.STEADY_BATCHES + 1)]
+        return self.record_batches(model, inp, extra)[1:]
+
+    def record_batches(self, model, inp, extra):
+        """Seconds per batch, disk apart, of every batch of one record process over `inp` in
+        batches of STEADY_BATCH."""
+        batch = ["--batch-size", str(self.STEADY_BATCH)]
         ph = self.record_sample(model, inp, "steady", [*extra, *batch])[1]
         return [ph[f"batch {i} pass"] + ph[f"batch {i} store"] - ph[f"batch {i} disk"]
-                for i in range(2, self.STEADY_BATCHES + 1)]
+                for i in range(1, self.STEADY_BATCHES + 1)]
 
     def steady_plain(self, model, inp, train):
         """Seconds per batch of plain LibTorch on the same batches, after the first."""
@@ -281,6 +298,52 @@ class Bench:
                                    "plain_batch_s": median([r[case][1] for r in rounds]),
                                    "ratio": median(ratios), "spread": [min(ratios), max(ratios)],
                                    "target": target}
+        return out
+
+    # 9. torch.export archives --------------------------------------------------------------
+    def pt2_model(self):
+        """resnet18.pt's model and weights exported by torch.export for batches of
+        STEADY_BATCH at 224x224 (the archive's shapes are static)."""
+        path = os.path.join(self.models, "resnet18.pt2")
+        if not os.path.exists(path):
+            run([sys.executable, EXPORT_BASELINE, "export", self.model("resnet18"), path,
+                 "--batch", str(self.STEADY_BATCH)])
+        return path
+
+    def export_python(self, pt2, inp):
+        """Seconds per batch of ep.module() forward+backward in Python, one fresh process."""
+        _, proc = run([sys.executable, EXPORT_BASELINE, "run", pt2, inp, "--batch-size",
+                       str(self.STEADY_BATCH), "--threads", str(self.threads)])
+        return json.loads(proc.stdout)["times_s"]
+
+    def pt2(self):
+        """Round-robin: each round runs torch.export's Python once, then every case on the .pt2
+        and on the TorchScript file; each process goes over STEADY_BATCHES batches. First pass:
+        batch 1 of a fresh process; steady state: the median of batches 2.. ."""
+        pt2, ts = self.pt2_model(), self.model("resnet18")
+        inp = self.input_file((self.STEADY_BATCHES * self.STEADY_BATCH, 3, 224, 224))
+        rounds = []
+        for _ in range(self.args.record_runs):
+            times = {"python": self.export_python(pt2, inp)}
+            for case, extra in EXPORT_CASES.items():
+                times[case, "pt2"] = self.record_batches(pt2, inp, extra)
+                times[case, "ts"] = self.record_batches(ts, inp, extra)
+            rounds.append(times)
+        first = lambda t: t[0]
+        steady = lambda t: median(t[1:])
+        out = {"model": "resnet18", "batches": self.STEADY_BATCHES,
+               "batch_size": self.STEADY_BATCH, "runs": self.args.record_runs,
+               "python_s": {"first": median([first(r["python"]) for r in rounds]),
+                            "steady": median([steady(r["python"]) for r in rounds])}}
+        for case in EXPORT_CASES:
+            out[case] = {"pt2_s": {}, "ts_s": {}, "vs_python": {}, "vs_torchscript": {}}
+            for name, at in (("first", first), ("steady", steady)):
+                out[case]["pt2_s"][name] = median([at(r[case, "pt2"]) for r in rounds])
+                out[case]["ts_s"][name] = median([at(r[case, "ts"]) for r in rounds])
+                for against, base in (("vs_python", "python"), ("vs_torchscript", (case, "ts"))):
+                    ratios = [at(r[case, "pt2"]) / at(r[base]) for r in rounds]
+                    out[case][against][name] = {"ratio": median(ratios),
+                                                "spread": [min(ratios), max(ratios)]}
         return out
 
     # 6. streaming -------------------------------------------------------------------------
@@ -492,6 +555,8 @@ def report(res):
     print(f"  libraries: {', '.join(env['torch_libraries'])}")
     if "streaming" in res:
         return report_streaming(res["streaming"])
+    if "pt2" in res and "record" not in res:
+        return report_pt2(res["pt2"])
     if "steady" in res and "record" not in res:
         return report_steady(res["steady"])
     if "rss" in res and "record" not in res:
@@ -533,6 +598,7 @@ def report(res):
     report_flops(res["flops"])
     report_watch(res["watch"])
     report_steady(res["steady"])
+    report_pt2(res["pt2"])
 
 
 def report_flops(f):
@@ -580,6 +646,23 @@ def report_steady(st):
                   f"{c['spread'][1]:.3f}; target <= {c['target']}: {mark(c['ratio'] <= c['target'])})")
 
 
+def report_pt2(x):
+    p = x["python_s"]
+    print(f"\n9. torch.export archive: record resnet18.pt2 against ep.module() forward+backward in "
+          f"Python and against record resnet18.pt ({x['batches']} batches of {x['batch_size']} "
+          f"at 224x224 per process; first pass: batch 1, steady: median of batches 2..; "
+          f"median of {x['runs']} rounds, spread min-max over rounds)")
+    print(f"  ep.module() in Python: first pass {p['first']:.3f} s, steady {p['steady']:.3f} s")
+    for case in EXPORT_CASES:
+        c = x[case]
+        for name in ("first", "steady"):
+            py, ts = c["vs_python"][name], c["vs_torchscript"][name]
+            print(f"  {case:17s} {name:6s} .pt2 {c['pt2_s'][name]:.3f} s, .pt "
+                  f"{c['ts_s'][name]:.3f} s: {py['ratio']:.2f}x Python ({py['spread'][0]:.2f}-"
+                  f"{py['spread'][1]:.2f}), {ts['ratio']:.2f}x TorchScript ({ts['spread'][0]:.2f}-"
+                  f"{ts['spread'][1]:.2f})")
+
+
 def report_streaming(st):
     print(f"\n6. streaming: record {st['model']} --layers all --save none --batch-size "
           f"{st['batch_size']} over a memory-mapped .npy of {st['sample_shape']} float32 samples")
@@ -601,7 +684,7 @@ def main():
     ap.add_argument("--record-runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady"], help="run this section alone")
+    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady", "pt2"], help="run this section alone")
     ap.add_argument("--stream-gb", type=float, default=8.0,
                     help="size of the large .npy of the streaming section")
     args = ap.parse_args()
@@ -616,13 +699,15 @@ def main():
         res = {"environment": bench.environment(), "watch": bench.watch()}
     elif args.only == "steady":
         res = {"environment": bench.environment(), "steady": bench.steady()}
+    elif args.only == "pt2":
+        res = {"environment": bench.environment(), "pt2": bench.pt2()}
     elif args.only == "streaming":
         res = {"environment": bench.environment(), "streaming": bench.streaming()}
     else:
         res = {"environment": bench.environment(), "summary": bench.summary(),
                "record": bench.record(), "rss": bench.peak_rss(),
                "stats_kernel": bench.stats_kernel(), "flops": bench.flops(),
-               "watch": bench.watch(), "steady": bench.steady()}
+               "watch": bench.watch(), "steady": bench.steady(), "pt2": bench.pt2()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")

@@ -1,0 +1,98 @@
+"""torch.export archives made by other torch minor versions (samples/torch-2.12/ and
+samples/torch-2.11/, written by scripts/export_pt2_samples.py with torch 2.12.1 and 2.11.0):
+modrec's tables equal torchinfo's on the pinned torch's eager model with the same weights, its
+captures equal eager hooks and its parameter gradients torch.autograd."""
+import json
+import os
+import re
+import unittest
+import zipfile
+
+import torch
+
+from e2e import SAMPLES, run, main, sample
+from test_pt2 import eager, sample_input, table_without_input, torchinfo_structure, torchinfo_table
+from test_record_oracle import CAPTURES, RecordComparison
+
+# (torch version, model): every archive of samples/torch-<version>/
+ARCHIVES = [("2.12", name) for name in ("TinyConvNet", "ReusedModuleNet", "ModuleListNet",
+                                         "TransformerEncoderNet", "MatmulAttentionNet")]
+ARCHIVES += [("2.11", name) for name in ("TinyConvNet", "ReusedModuleNet")]
+
+
+def archive(version, name):
+    return os.path.join(SAMPLES, "torch-" + version, name + ".pt2")
+
+
+def uncalled_as_module(table):
+    # A ModuleList never called has no class in the archive: modrec shows it as "Module" (README,
+    # torch.export archives).
+    return re.sub(r"ModuleList: (\S+)", r"Module: \1    ", table)
+
+
+class Fixtures(unittest.TestCase):
+    def test_archives_were_made_by_their_torch(self):
+        folders = {os.path.dirname(archive(v, "")) for v, _ in ARCHIVES}
+        self.assertEqual(sorted(f for d in folders for f in os.listdir(d)),
+                         sorted(n + ".pt2" for _, n in ARCHIVES))  # none left untested
+        for version, name in ARCHIVES:
+            with zipfile.ZipFile(archive(version, name)) as z:
+                program = json.loads(z.read(f"{name}/models/model.json"))
+            self.assertTrue(program["torch_version"].startswith(version + "."), name)
+
+
+class SummaryMatchesTorchinfo(unittest.TestCase):
+    def test_tables_with_an_input(self):
+        for version, name in ARCHIVES:
+            mine = run("summary", archive(version, name), "--input", sample_input(name))[0]
+            want = torchinfo_table(name, "--input", sample_input(name))
+            self.assertEqual(mine, uncalled_as_module(want), (version, name))
+
+    def test_tables_without_an_input(self):
+        # Not TransformerEncoderNet: its attention's out_proj (a NonDynamicallyQuantizableLinear
+        # whose weight MultiheadAttention uses without calling it) has no class in the archive,
+        # and torchinfo sizes its columns by that class's name even where the depth hides it.
+        for version, name in ARCHIVES:
+            if name == "TransformerEncoderNet":
+                continue
+            self.assertEqual(table_without_input(archive(version, name)),
+                             uncalled_as_module(torchinfo_structure(name)), (version, name))
+
+
+def captures_of(name):
+    # nn.TransformerEncoder's calls pass src_mask=None and the like, which are no values of the
+    # graph (README, torch.export archives), and self_attn gets x as query, key and value: one
+    # value of the graph, so its input and grad_input are one tensor where eager hooks see three.
+    return ("output", "grad_output") if name == "TransformerEncoderNet" else CAPTURES
+
+
+class RecordMatchesPyTorch(RecordComparison):
+    def test_captures_equal_eager_hooks(self):
+        for version, name in ARCHIVES:
+            with self.subTest(version=version, name=name):
+                self.compare(name, [sample_input(name)], model=archive(version, name),
+                             weights=sample(name), captures=captures_of(name))
+
+    def test_parameter_gradients_equal_autograd(self):
+        for version, name in ARCHIVES:
+            out = self.record(archive(version, name), [sample_input(name)],
+                              captures=("param_grad",))
+            model = eager(name)
+            model(*[torch.load(sample_input(name))]).sum().backward()
+            with open(os.path.join(out, "manifest.json")) as f:
+                layers = json.load(f)["layers"]
+            labels = {l["path"]: l["label"] for l in reversed(layers)}  # a path's first call
+            for path, module in model.named_modules():
+                params = list(module.named_parameters(recurse=False))
+                if params and path not in labels:  # MultiheadAttention uses it without a call
+                    self.assertTrue(path.endswith("self_attn.out_proj"), (version, name, path))
+                    continue
+                for pname, p in params:
+                    got = torch.load(os.path.join(out, "tensors", labels[path],
+                                                  f"param_grad.{pname}.pt"))
+                    self.assertTrue(torch.allclose(got, p.grad, rtol=1e-5, atol=1e-6),
+                                    (version, name, path, pname))
+
+
+if __name__ == "__main__":
+    main()
