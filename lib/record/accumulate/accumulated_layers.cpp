@@ -74,7 +74,9 @@ void AccumulatedLayers::add_param_grads(const InstrumentedModel& model) {
       sums[i].first = params[i].first;
       const at::Tensor& grad = params[i].second.grad();
       if (!grad.defined()) continue;  // no gradient reached it in this batch
-      sums[i].second = sums[i].second.defined() ? sums[i].second + grad : grad.clone();
+      // No copy of the first: gradients are set to None before each batch (clear_gradients),
+      // so autograd makes new ones and never accumulates into this tensor in place.
+      sums[i].second = sums[i].second.defined() ? sums[i].second + grad : grad;
     }
   }
 }
