@@ -20,8 +20,14 @@ std::vector<ParameterUpdate> ParameterUpdates::changes() const {
   std::vector<ParameterUpdate> out;
   for (const auto& b : before_) {
     const at::Tensor change = b.param.detach() - b.value;
-    const double norm = b.value.norm().item<double>();
-    out.push_back({b.label, b.name, summarize_tensor(change), change.norm().item<double>() / norm});
+    TensorSummary summary = summarize_tensor(change);
+    // The statistics' L2 norm is of the finite values: the change's own when all are finite,
+    // which saves reading every parameter's change once more.
+    const double change_norm = summary.stats.finite_count() == summary.stats.count()
+                                   ? summary.stats.l2_norm()
+                                   : change.norm().item<double>();
+    const double ratio = change_norm / b.value.norm().item<double>();
+    out.push_back({b.label, b.name, std::move(summary), ratio});
   }
   return out;
 }
