@@ -54,10 +54,10 @@ def torchinfo_structure(name):
     return str(torchinfo.summary(eager(name), verbose=0)) + "\n"
 
 
-def table_without_input(path):
+def table_without_input(path, *args):
     """`modrec summary` of an archive without an input: the table, checked to be followed by the
     forward signature (the program's tensor inputs) and the hint that says what to pass."""
-    out, _ = run("summary", path)
+    out, _ = run("summary", path, *args)
     table, _, signature = out.partition("\nForward signature: forward(")
     assert signature.split(")")[0] and ": Tensor" in signature, out
     return table
@@ -87,12 +87,28 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
         want = torchinfo_table(name, "--input", sample_input(name))
         self.assertEqual(mine, re.sub(r"ModuleList: (\S+)", r"Module: \1    ", want))
 
-    def test_kernel_sizes_of_convolutions(self):
-        # A convolution's kernel is its weight's trailing dims; SingleInputNet pools with
-        # F.max_pool2d, so no pooling layer's (int or tuple: not in the archive) is asked for.
-        name, columns = "SingleInputNet", ["--columns", "kernel_size,output_size,num_params"]
-        mine = run("summary", exported(name), "--input", sample_input(name), *columns)[0]
-        self.assertEqual(mine, torchinfo_table(name, "--input", sample_input(name), *columns))
+    def test_kernel_sizes_of_convolutions_and_pooling_layers(self):
+        # A convolution's kernel is its weight's trailing dims, a MaxPool2d's the kernel_size its
+        # pooling node passes (TinyConvNet: MaxPool2d(2); resnet18: MaxPool2d(3, 2, 1)); an
+        # AdaptiveAvgPool2d has none. SingleInputNet pools with F.max_pool2d: no kernel shown.
+        columns = ["--columns", "kernel_size,output_size,num_params"]
+        for name in ("TinyConvNet", "resnet18", "SingleInputNet"):
+            mine = run("summary", exported(name), "--input", sample_input(name), *columns)[0]
+            self.assertEqual(mine, torchinfo_table(name, "--input", sample_input(name), *columns),
+                             name)
+
+    def test_pooling_kernel_sizes_without_an_input(self):
+        # int or tuple: the archive's list does not tell them apart, so equal dims print as the
+        # int torchinfo shows for MaxPool2d(3), unequal ones as the tuple (README).
+        import torchinfo
+        model = torch.nn.Sequential(torch.nn.MaxPool2d(3, 1), torch.nn.AvgPool2d((3, 1), 1),
+                                    torch.nn.Flatten(2), torch.nn.MaxPool1d(2),
+                                    torch.nn.AdaptiveAvgPool1d(2))
+        path = os.path.join(OUT, "pools.pt2")
+        torch.export.save(torch.export.export(model, (torch.randn(1, 2, 9, 9),)), path)
+        want = str(torchinfo.summary(model, col_names=("kernel_size", "num_params"), verbose=0))
+        self.assertEqual(table_without_input(path, "--columns", "kernel_size,num_params"),
+                         want + "\n")
 
     def test_a_module_that_runs_no_operator_has_no_class_in_the_archive(self):
         # ModuleListNet's ModuleList is never called: modrec shows it, as torchinfo does, but
