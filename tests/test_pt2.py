@@ -1,9 +1,11 @@
 """torch.export archives (.pt2): modrec summary's table is torchinfo's on the eager model, byte for
 byte, with and without an input; record's captures and parameter gradients are eager PyTorch's
-(hooks, torch.autograd). The archives are exported here by the pinned torch from the samples'
-eager models with the samples' weights."""
+(hooks, torch.autograd); graph's edges are eager data flow's (scripts/graph_oracle.py); check
+MODEL's violations are those of eager hooks' tensors (watch: tests/test_watch.py). The archives are
+exported here by the pinned torch from the samples' eager models with the samples' weights."""
 import atexit
 import json
+import math
 import os
 import re
 import shutil
@@ -14,9 +16,11 @@ import unittest
 
 import torch
 
+import e2e
 from e2e import ROOT, PYTHON, run, main, sample
 from test_flops import flop_oracle, per_path
-from test_record_oracle import RecordComparison
+from test_graph import GraphCase
+from test_record_oracle import RecordComparison, load_pt
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import oracle  # noqa: E402
@@ -144,6 +148,63 @@ class RecordMatchesPyTorch(RecordComparison):
     def label_of(out, path):
         with open(os.path.join(out, "manifest.json")) as f:
             return next(l["label"] for l in json.load(f)["layers"] if l["path"] == path)
+
+
+class GraphMatchesEagerDataFlow(GraphCase):
+    def test_edges_at_every_depth(self):
+        # scripts/graph_oracle.py on the eager model: a skip connection and downsample
+        # (resnet18), in-place ReLUs, a module called several times, two inputs, two outputs.
+        for name in ("resnet18", "TinyConvNet", "ReusedModuleNet", "TwoInputNet",
+                     "MultiOutputNet"):
+            with self.subTest(name):
+                self.compare(name, [sample_input(name)], model=exported(name))
+
+
+def splitting_limit(values):
+    """A limit between two of the values, near their middle where neighbours differ most, so
+    that some break it and some do not, none within rounding of it."""
+    v = sorted(set(values))
+    i = max(range(len(v) // 4 + 1, 3 * len(v) // 4 + 1), key=lambda i: v[i] / max(v[i - 1], 1e-30))
+    return (v[i - 1] + v[i]) / 2
+
+
+class CheckMatchesEagerHooks(unittest.TestCase):
+    CAPTURES = ("output", "grad_output")
+
+    def test_verdicts_and_values(self):
+        """`check MODEL` on an archive breaks exactly the limits that eager hooks' tensors break,
+        with their statistics as the values."""
+        name = "TinyConvNet"
+        x = sample_input(name)
+        ref = e2e.oracle("record", name, "--weights", sample(name), "--input", x, "--labels", "all")
+        self.addCleanup(shutil.rmtree, os.path.dirname(ref))
+        with open(os.path.join(ref, "index.json")) as f:
+            layers = json.load(f)["layers"]
+        stats = {}  # (label, capture, tensor index) -> {rule: the statistic it limits}
+        for layer, capture in ((l, c) for l in layers for c in self.CAPTURES):
+            for i, t in enumerate(load_pt(os.path.join(ref, layer["label"], capture + ".pt"))):
+                if t is None:  # a gradient that never arrived: no tensor to check
+                    continue
+                d = t.double()
+                stats[(layer["label"], capture, i)] = {
+                    "max-abs": d.abs().max().item(), "min-std": d.std().item(),
+                    "max-zero-fraction": (d == 0).double().mean().item()}
+        limits = {rule: splitting_limit([s[rule] for s in stats.values()])
+                  for rule in ("max-abs", "min-std", "max-zero-fraction")}
+        broken = lambda rule, value: value < limits[rule] if rule == "min-std" else value > limits[rule]
+        want = {(*key, rule): value for key, s in stats.items() for rule, value in s.items()
+                if broken(rule, value)}
+        out = json.loads(run("check", exported(name), "--input", x, "--layers", "all", "--captures",
+                             ",".join(self.CAPTURES), "--format", "json",
+                             *[a for rule, limit in limits.items() for a in (f"--{rule}", limit)],
+                             code=1)[0])
+        self.assertEqual((out["layers_checked"], out["tensors_checked"]), (len(layers), len(stats)))
+        got = {(v["label"], v["capture"], v["tensor"], v["rule"]): v["value"]
+               for v in out["violations"]}
+        self.assertEqual(set(got), set(want))
+        for key, value in got.items():
+            self.assertTrue(math.isclose(value, want[key], rel_tol=1e-5, abs_tol=1e-7), key)
+        self.assertTrue({"max-abs", "min-std", "max-zero-fraction"} <= {k[3] for k in want})
 
 
 class FlopsMatchFlopCounterMode(unittest.TestCase):
