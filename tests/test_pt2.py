@@ -106,8 +106,8 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
         # int torchinfo shows for MaxPool2d(3), unequal ones as the tuple (README).
         import torchinfo
         model = torch.nn.Sequential(torch.nn.MaxPool2d(3, 1), torch.nn.AvgPool2d((3, 1), 1),
-                                    torch.nn.Flatten(2), torch.nn.MaxPool1d(2),
-                                    torch.nn.AdaptiveAvgPool1d(2))
+                                    torch.nn.LPPool2d(2, 2), torch.nn.Flatten(2),
+                                    torch.nn.MaxPool1d(2), torch.nn.AdaptiveAvgPool1d(2))
         path = os.path.join(OUT, "pools.pt2")
         torch.export.save(torch.export.export(model, (torch.randn(1, 2, 9, 9),)), path)
         want = str(torchinfo.summary(model, col_names=("kernel_size", "num_params"), verbose=0))

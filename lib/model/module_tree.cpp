@@ -11,7 +11,7 @@ std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight) 
 }
 
 std::optional<Kernel> pool_kernel(const std::string& type, const Shape& kernel_size) {
-  static const std::regex pooling("(Max|Avg)Pool[123]d");  // the modules with a kernel_size
+  static const std::regex pooling("(Max|Avg|LP)Pool[123]d");  // the modules with a kernel_size
   if (kernel_size.empty() || !std::regex_match(type, pooling)) return std::nullopt;
   const int64_t first = kernel_size[0];
   if (std::all_of(kernel_size.begin(), kernel_size.end(), [&](int64_t d) { return d == first; }))
