@@ -60,17 +60,19 @@ def fold(expected, depth):
 
 
 class GraphCase(unittest.TestCase):
-    def compare(self, name, inputs):
-        """modrec's edges at every depth equal the oracle's; returns (modrec's graph, oracle's)."""
+    def compare(self, name, inputs, model=None):
+        """modrec's edges at every depth equal the oracle's; returns (modrec's graph, oracle's).
+        `model`: the file modrec reads (default: the sample's TorchScript file)."""
         expected = oracle(name, inputs)
-        mine = graph_json(sample(name), inputs)
+        model = model or sample(name)
+        mine = graph_json(model, inputs)
         for n in mine["nodes"]:  # the same call numbers: the calls start in the same order
             if n["kind"] == "call":
                 c = expected["calls"][n["call"]]
                 self.assertEqual((n["path"], n["type"]), (c["path"], c["type"]))
         self.assertEqual(edges(mine), {tuple(e) for e in expected["edges"]})
         for depth in (0, 1, 2):
-            self.assertEqual(edges(graph_json(sample(name), inputs, str(depth))),
+            self.assertEqual(edges(graph_json(model, inputs, str(depth))),
                              fold(expected, depth), f"depth {depth}")
         return mine, expected
 

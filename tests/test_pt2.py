@@ -1,9 +1,11 @@
 """torch.export archives (.pt2): modrec summary's table is torchinfo's on the eager model, byte for
 byte, with and without an input; record's captures and parameter gradients are eager PyTorch's
-(hooks, torch.autograd). The archives are exported here by the pinned torch from the samples'
-eager models with the samples' weights."""
+(hooks, torch.autograd); graph's edges are eager data flow's (scripts/graph_oracle.py); check
+MODEL's violations are those of eager hooks' tensors (watch: tests/test_watch.py). The archives are
+exported here by the pinned torch from the samples' eager models with the samples' weights."""
 import atexit
 import json
+import math
 import os
 import re
 import shutil
@@ -14,9 +16,11 @@ import unittest
 
 import torch
 
+import e2e
 from e2e import ROOT, PYTHON, run, main, sample
 from test_flops import flop_oracle, per_path
-from test_record_oracle import RecordComparison
+from test_graph import GraphCase
+from test_record_oracle import RecordComparison, load_pt
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import oracle  # noqa: E402
@@ -54,10 +58,10 @@ def torchinfo_structure(name):
     return str(torchinfo.summary(eager(name), verbose=0)) + "\n"
 
 
-def table_without_input(path):
+def table_without_input(path, *args):
     """`modrec summary` of an archive without an input: the table, checked to be followed by the
     forward signature (the program's tensor inputs) and the hint that says what to pass."""
-    out, _ = run("summary", path)
+    out, _ = run("summary", path, *args)
     table, _, signature = out.partition("\nForward signature: forward(")
     assert signature.split(")")[0] and ": Tensor" in signature, out
     return table
@@ -87,12 +91,28 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
         want = torchinfo_table(name, "--input", sample_input(name))
         self.assertEqual(mine, re.sub(r"ModuleList: (\S+)", r"Module: \1    ", want))
 
-    def test_kernel_sizes_of_convolutions(self):
-        # A convolution's kernel is its weight's trailing dims; SingleInputNet pools with
-        # F.max_pool2d, so no pooling layer's (int or tuple: not in the archive) is asked for.
-        name, columns = "SingleInputNet", ["--columns", "kernel_size,output_size,num_params"]
-        mine = run("summary", exported(name), "--input", sample_input(name), *columns)[0]
-        self.assertEqual(mine, torchinfo_table(name, "--input", sample_input(name), *columns))
+    def test_kernel_sizes_of_convolutions_and_pooling_layers(self):
+        # A convolution's kernel is its weight's trailing dims, a MaxPool2d's the kernel_size its
+        # pooling node passes (TinyConvNet: MaxPool2d(2); resnet18: MaxPool2d(3, 2, 1)); an
+        # AdaptiveAvgPool2d has none. SingleInputNet pools with F.max_pool2d: no kernel shown.
+        columns = ["--columns", "kernel_size,output_size,num_params"]
+        for name in ("TinyConvNet", "resnet18", "SingleInputNet"):
+            mine = run("summary", exported(name), "--input", sample_input(name), *columns)[0]
+            self.assertEqual(mine, torchinfo_table(name, "--input", sample_input(name), *columns),
+                             name)
+
+    def test_pooling_kernel_sizes_without_an_input(self):
+        # int or tuple: the archive's list does not tell them apart, so equal dims print as the
+        # int torchinfo shows for MaxPool2d(3), unequal ones as the tuple (README).
+        import torchinfo
+        model = torch.nn.Sequential(torch.nn.MaxPool2d(3, 1), torch.nn.AvgPool2d((3, 1), 1),
+                                    torch.nn.LPPool2d(2, 2), torch.nn.Flatten(2),
+                                    torch.nn.MaxPool1d(2), torch.nn.AdaptiveAvgPool1d(2))
+        path = os.path.join(OUT, "pools.pt2")
+        torch.export.save(torch.export.export(model, (torch.randn(1, 2, 9, 9),)), path)
+        want = str(torchinfo.summary(model, col_names=("kernel_size", "num_params"), verbose=0))
+        self.assertEqual(table_without_input(path, "--columns", "kernel_size,num_params"),
+                         want + "\n")
 
     def test_a_module_that_runs_no_operator_has_no_class_in_the_archive(self):
         # ModuleListNet's ModuleList is never called: modrec shows it, as torchinfo does, but
@@ -128,6 +148,86 @@ class RecordMatchesPyTorch(RecordComparison):
     def label_of(out, path):
         with open(os.path.join(out, "manifest.json")) as f:
             return next(l["label"] for l in json.load(f)["layers"] if l["path"] == path)
+
+
+class GraphMatchesEagerDataFlow(GraphCase):
+    def test_edges_at_every_depth(self):
+        # scripts/graph_oracle.py on the eager model: a skip connection and downsample
+        # (resnet18), in-place ReLUs, a module called several times, two inputs, two outputs,
+        # integer tokens, cat and an in-place skip (BranchNet). Not AliasingNet: its Identity
+        # runs no operator, so the archive has no call of it (README, torch.export archives).
+        for name in ("resnet18", "TinyConvNet", "ReusedModuleNet", "TwoInputNet",
+                     "MultiOutputNet", "BranchNet"):
+            with self.subTest(name):
+                self.compare(name, [sample_input(name)], model=exported(name))
+
+
+def splitting_limit(values):
+    """A limit between two of the values, near their middle where neighbours differ most, so
+    that some break it and some do not, none within rounding of it."""
+    v = sorted(set(values))
+    i = max(range(len(v) // 4 + 1, 3 * len(v) // 4 + 1), key=lambda i: v[i] / max(v[i - 1], 1e-30))
+    return (v[i - 1] + v[i]) / 2
+
+
+class CheckMatchesEagerHooks(unittest.TestCase):
+    """`check MODEL` on an archive breaks exactly the limits that eager hooks' tensors break, with
+    their statistics as the values (TinyConvNet: conv, BatchNorm, in-place ReLU, MaxPool2d)."""
+    NAME = "TinyConvNet"
+    CAPTURES = ("output", "grad_output")
+
+    def eager_stats(self, x):
+        """The eager calls' labels and {(label, capture, tensor index): {rule: statistic}}."""
+        ref = e2e.oracle("record", self.NAME, "--weights", sample(self.NAME), "--input", x,
+                         "--labels", "all")
+        self.addCleanup(shutil.rmtree, os.path.dirname(ref))
+        with open(os.path.join(ref, "index.json")) as f:
+            labels = [l["label"] for l in json.load(f)["layers"]]
+        stats = {}
+        for label, capture in ((l, c) for l in labels for c in self.CAPTURES):
+            for i, t in enumerate(load_pt(os.path.join(ref, label, capture + ".pt"))):
+                if t is None:  # a gradient that never arrived: no tensor to check
+                    continue
+                d = t.double()
+                stats[(label, capture, i)] = {
+                    "no-nan": d.isnan().sum().item(), "max-abs": d.abs().max().item(),
+                    "min-std": d.std().item(), "max-zero-fraction": (d == 0).double().mean().item()}
+        return labels, stats
+
+    def check(self, x, limits):
+        """modrec check's violations {(label, capture, tensor, rule): value} and eager PyTorch's
+        under `limits` (no-nan: on, limit 0)."""
+        labels, stats = self.eager_stats(x)
+        limits = dict(limits, **{"no-nan": 0})
+        broken = lambda rule, value: value < limits[rule] if rule == "min-std" else value > limits[rule]
+        want = {(*key, rule): s[rule] for key, s in stats.items() for rule in limits
+                if broken(rule, s[rule])}
+        flags = [a for rule, limit in limits.items() if rule != "no-nan" for a in (f"--{rule}", limit)]
+        out = json.loads(run("check", exported(self.NAME), "--input", x, "--layers", "all",
+                             "--captures", ",".join(self.CAPTURES), "--format", "json", *flags,
+                             code=1 if want else 0)[0])
+        self.assertEqual((out["layers_checked"], out["tensors_checked"]), (len(labels), len(stats)))
+        got = {(v["label"], v["capture"], v["tensor"], v["rule"]): v["value"]
+               for v in out["violations"]}
+        self.assertEqual(set(got), set(want))
+        for key, value in got.items():
+            self.assertTrue(math.isclose(value, want[key], rel_tol=1e-5, abs_tol=1e-7), key)
+        return want
+
+    def test_limits_that_some_tensors_break(self):
+        x = sample_input(self.NAME)
+        stats = self.eager_stats(x)[1].values()
+        limits = {rule: splitting_limit([s[rule] for s in stats])
+                  for rule in ("max-abs", "min-std", "max-zero-fraction")}
+        self.assertEqual({key[3] for key in self.check(x, limits)}, set(limits))
+
+    def test_nan_counts(self):
+        # One NaN in the input: the outputs it reaches, with as many NaNs as eager's.
+        x = torch.load(sample_input(self.NAME))
+        x.view(-1)[5] = float("nan")
+        path = os.path.join(OUT, "nan-input.pt")
+        torch.save(x, path)
+        self.assertTrue(self.check(path, {}))
 
 
 class FlopsMatchFlopCounterMode(unittest.TestCase):

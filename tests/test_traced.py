@@ -31,8 +31,9 @@ class Net(nn.Module):
         self.drop = nn.Dropout(0.5)
         self.pool = nn.MaxPool2d(2)
         self.avg = nn.AvgPool2d((1, 3), stride=1)
+        self.lp = nn.LPPool2d(2, 1)
     def forward(self, x):
-        y = self.avg(self.pool(self.skip(self.conv(x))))
+        y = self.lp(self.avg(self.pool(self.skip(self.conv(x)))))
         return self.drop(self.conv1d(y.flatten(2)))
 net = Net().eval()
 x = torch.randn(2, 3, 8, 8)

@@ -190,6 +190,34 @@ class WatchMatchesEagerTraining(unittest.TestCase):
         for name, want in net.state_dict().items():
             self.assertTrue(torch.allclose(trained[name].double(), want.double(), rtol=1e-5, atol=1e-6), name)
 
+    def test_an_exported_program_trains_as_the_eager_model(self):
+        """A .pt2 runs in the mode it was exported in: Net exported in training mode (its
+        BatchNorm normalizes by each batch's statistics and updates its running ones, as eager
+        training does), with the TorchScript file's weights and the batch size of the steps (the
+        export's sizes). SGD with momentum and weight decay: the losses, and every step's
+        statistics (outputs, gradients, parameters, updates: the weights each step trains) equal
+        eager PyTorch's; --save-model refuses a .pt2."""
+        net = Net()
+        net.load_state_dict(torch.jit.load(self.model).state_dict())
+        exported = self.path("net.pt2")
+        torch.export.save(torch.export.export(net.train(), (self.x[:8],)), exported)
+        args = ("--input", self.path("x.pt"), "--targets", self.path("labels.pt"), "--loss",
+                "cross_entropy", "--optimizer", "sgd", "--lr", "0.1", "--momentum", "0.9",
+                "--weight-decay", "0.01", "--steps", "6", "--batch-size", "8", "--layers", "all")
+        run("watch", exported, *args, "--out", self.path("pt2"))
+        losses, records, _ = eager_training(self.model, self.x, self.labels, "cross_entropy", "sgd",
+                                            6, 8, 1, momentum=0.9, weight_decay=0.01)
+        manifest = self.manifest("pt2")
+        self.assertEqual(manifest["recorded_steps"], list(range(1, 7)))
+        for got, want in zip(manifest["losses"], losses, strict=True):
+            self.assertTrue(math.isclose(got, want, rel_tol=1e-6), (got, want))
+        self.assertEqual(sorted(self.check_rows(self.rows("pt2"), records, losses)), list(range(1, 7)))
+        _, err = run("watch", exported, *args, "--out", self.path("pt2-saved"), "--save-model",
+                     self.path("pt2-trained.pt"), code=2)
+        # after the warning that watch's train mode changes nothing in a .pt2
+        self.assertRegex(err.strip().splitlines()[-1], r"^modrec: error: --save-model .*\.pt2")
+        self.assertFalse(os.path.exists(self.path("pt2-saved")))
+
     def test_a_nan_loss_stops_naming_the_step_and_the_first_layer(self):
         x = self.x.clone()
         x[17, 2] = float("nan")  # in the third batch of 8

@@ -1,7 +1,6 @@
 #include "instrument/module_index.h"
 
 #include <algorithm>
-#include <regex>
 
 #include "instrument/jit_calls.h"
 
@@ -23,21 +22,6 @@ std::optional<Kernel> kernel_from_weight(const torch::jit::Module& m) {
   return conv_kernel(name->name(), weight.toTensor().sizes().vec());
 }
 
-// A traced MaxPool/AvgPool module's kernel, from its call's constants (not any module calling a
-// pooling function: torchinfo shows the kernel_size attribute only those modules have). The traced
-// list does not say whether kernel_size was an int (MaxPool2d(3): torchinfo prints 3) or a tuple
-// ([3, 3]); equal dims are taken for an int, the common way of writing it.
-std::optional<Kernel> kernel_from_trace(const torch::jit::Module& m) {
-  static const std::regex pooling("(Max|Avg)Pool[123]d");  // the modules with a kernel_size
-  const auto name = m.type()->name();
-  if (!name || !std::regex_match(name->name(), pooling)) return std::nullopt;
-  std::vector<int64_t> dims = traced_pool_kernel(m);
-  if (dims.empty()) return std::nullopt;
-  const bool equal = std::all_of(dims.begin(), dims.end(), [&](int64_t d) { return d == dims[0]; });
-  if (equal) return Kernel{{dims[0]}, true};
-  return Kernel{dims, false};
-}
-
 std::optional<Kernel> kernel_of(const torch::jit::Module& m) {
   std::optional<c10::IValue> k;
   if (auto type = m.type(); type->hasConstant("kernel_size"))
@@ -46,7 +30,8 @@ std::optional<Kernel> kernel_of(const torch::jit::Module& m) {
     k = m.attr("kernel_size");
   if (!k) {
     if (auto kernel = kernel_from_weight(m)) return kernel;
-    return kernel_from_trace(m);
+    const auto name = m.type()->name();  // a traced pooling module's: from its call's constants
+    return name ? pool_kernel(name->name(), traced_pool_kernel(m)) : std::nullopt;
   }
   if (k->isInt()) return Kernel{{k->toInt()}, true};
   Kernel kernel;

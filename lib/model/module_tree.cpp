@@ -1,10 +1,22 @@
 #include "model/module_tree.h"
 
+#include <algorithm>
+#include <regex>
+
 namespace modrec {
 
 std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight) {
   if (type.rfind("Conv", 0) != 0 || weight.size() < 3) return std::nullopt;
   return Kernel{{weight.begin() + 2, weight.end()}, false};
+}
+
+std::optional<Kernel> pool_kernel(const std::string& type, const Shape& kernel_size) {
+  static const std::regex pooling("(Max|Avg|LP)Pool[123]d");  // the modules with a kernel_size
+  if (kernel_size.empty() || !std::regex_match(type, pooling)) return std::nullopt;
+  const int64_t first = kernel_size[0];
+  if (std::all_of(kernel_size.begin(), kernel_size.end(), [&](int64_t d) { return d == first; }))
+    return Kernel{{first}, true};
+  return Kernel{kernel_size, false};
 }
 
 int ModuleTree::find(const std::string& path) const {

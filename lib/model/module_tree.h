@@ -41,6 +41,13 @@ struct Module {
 // nullopt unless `type` (the class name) starts with "Conv" and the weight has kernel dims.
 std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight);
 
+// A MaxPool/AvgPool/LPPool module's kernel_size from the list its call passes to the pooling
+// operator: all that a traced module or a torch.export archive keeps of it. The list does not say
+// whether kernel_size was an int (MaxPool2d(3): torchinfo prints 3) or a tuple ([3, 3]); equal dims
+// are taken for an int, the common way of writing it. nullopt for any other `type` (a module
+// calling a pooling function has no kernel_size for torchinfo to show) or an empty list.
+std::optional<Kernel> pool_kernel(const std::string& type, const Shape& kernel_size);
+
 struct ModuleTree {
   std::vector<Module> modules;  // preorder, definition order; modules[0] is the root
 

@@ -55,12 +55,26 @@ void add_params(const ExportedArchive& archive, ModuleTree& tree) {
   }
 }
 
-// A convolution's kernel_size: its weight's trailing dims (the archive keeps no other attribute;
-// a pooling layer's, int or tuple, is not told apart in its node's arguments).
-void add_kernels(ModuleTree& tree) {
+// The int list a node passes as its `kernel_size` argument; empty when it has none.
+Shape kernel_size_arg(const Node& node) {
+  for (const NodeArg& arg : node.inputs)
+    if (arg.name == "kernel_size" && arg.value.contains("as_ints"))
+      return arg.value["as_ints"].get<Shape>();
+  return {};
+}
+
+// The archive keeps no module attribute: a convolution's kernel_size is its weight's trailing
+// dims, a pooling layer's the one its call's pooling node (aten.max_pool2d, avg_pool2d...) passes.
+void add_kernels(const Program& program, ModuleTree& tree) {
   for (Module& m : tree.modules)
     for (const Param& p : m.params)
       if (p.name == "weight") m.kernel = conv_kernel(m.type, p.shape);
+  for (const Node& node : program.nodes) {
+    if (node.module_stack.empty()) continue;
+    const int m = tree.find(node.module_stack.back().path);  // the innermost call's module
+    if (m < 0 || tree.modules[m].kernel) continue;
+    tree.modules[m].kernel = pool_kernel(tree.modules[m].type, kernel_size_arg(node));
+  }
 }
 
 }  // namespace
@@ -78,7 +92,7 @@ ModuleTree exported_tree(const ExportedArchive& archive) {
     tree.modules.push_back(std::move(m));
   }
   add_params(archive, tree);
-  add_kernels(tree);
+  add_kernels(archive.program, tree);
   return tree;
 }
 

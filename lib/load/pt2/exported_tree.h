@@ -1,6 +1,7 @@
 // The module hierarchy an export archive records, as the ModuleTree the TorchScript path builds:
 // modules from module_call_graph (named_modules() order, so also those that ran no op), their
-// classes from the nodes' nn_module_stack, their parameters from the graph signature.
+// classes from the nodes' nn_module_stack, their parameters from the graph signature, their
+// kernels from the weights' shapes and the pooling nodes' arguments.
 #pragma once
 #include "load/pt2/exported_archive.h"
 #include "model/module_tree.h"
