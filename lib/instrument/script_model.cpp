@@ -6,7 +6,13 @@
 namespace modrec {
 
 ScriptModel::ScriptModel(torch::jit::Module module, InstrumentOptions options)
-    : module_(std::move(module)), index_(index_modules(module_)) {
+    : module_(std::move(module)),
+      index_(index_modules(module_)),
+      by_index_(index_.tree.modules.size()) {
+  for (const auto& named : module_.named_modules()) {
+    const int i = index_.tree.find(named.name);
+    if (i >= 0) by_index_[static_cast<size_t>(i)] = named.value;
+  }
   instrument_calls(module_, options);
   run_graphs_as_written();
   for (const auto& path : leave_fast_paths(module_))
@@ -32,11 +38,10 @@ void ScriptModel::clear_gradients() {
 
 std::vector<std::pair<std::string, at::Tensor>> ScriptModel::own_parameters(int module) const {
   std::vector<std::pair<std::string, at::Tensor>> out;
-  for (const auto& named : module_.named_modules()) {
-    if (named.name != index_.tree.modules[module].path) continue;
-    for (const auto& p : named.value.named_parameters(/*recurse=*/false))
-      out.emplace_back(p.name, p.value);
-  }
+  const auto& submodule = by_index_[static_cast<size_t>(module)];
+  if (!submodule) return out;
+  for (const auto& p : submodule->named_parameters(/*recurse=*/false))
+    out.emplace_back(p.name, p.value);
   return out;
 }
 

@@ -3,6 +3,9 @@
 #pragma once
 #include <torch/script.h>
 
+#include <optional>
+#include <vector>
+
 #include "instrument/instrumented_model.h"
 #include "instrument/jit_calls.h"
 #include "instrument/module_index.h"
@@ -30,6 +33,9 @@ class ScriptModel : public InstrumentedModel {
  private:
   torch::jit::Module module_;
   ModuleIndex index_;
+  // The submodule of each of the tree's modules (the tree's order): own_parameters is asked for
+  // every recorded module at every batch and watch step.
+  std::vector<std::optional<torch::jit::Module>> by_index_;
 };
 
 }  // namespace modrec
