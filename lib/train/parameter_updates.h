@@ -17,18 +17,20 @@ struct ParameterUpdate {
   double ratio = 0;      // ||after - before|| / ||before|| (L2; inf or NaN for a zero parameter)
 };
 
+// Kept across steps: each parameter's copy and change go to the same buffers every step, so a
+// watch step allocates (and page-faults in) no parameter-sized tensors.
 class ParameterUpdates {
  public:
   // Before the step: copies the own parameters of every module that `layers` recorded a call of.
-  ParameterUpdates(const InstrumentedModel& model, const std::vector<LayerRecording>& layers);
+  void snapshot(const InstrumentedModel& model, const std::vector<LayerRecording>& layers);
 
   // After the step: each copied parameter's change, in the layers' order.
-  std::vector<ParameterUpdate> changes() const;
+  std::vector<ParameterUpdate> changes();
 
  private:
   struct Before {
     std::string label, name;
-    at::Tensor param, value;  // the live parameter and its value before the step
+    at::Tensor param, value, change;  // the live parameter, its value before the step, buffer
   };
   std::vector<Before> before_;
 };

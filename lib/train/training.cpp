@@ -78,12 +78,12 @@ std::optional<TrainingStop> Training::run(
     losses_.push_back(loss);
     series.add_loss(step, loss);
     if (!std::isfinite(loss)) return find_nonfinite(step, batch);
-    std::optional<ParameterUpdates> updates;
-    if (recording && train_.update) updates.emplace(model_, recording->layers());
+    const bool updates = recording && train_.update;
+    if (updates) updates_.snapshot(model_, recording->layers());
     optimizer_->step();
     if (recording) {
       series.add(step, loss, recording->layers(),
-                 updates ? updates->changes() : std::vector<ParameterUpdate>{});
+                 updates ? updates_.changes() : std::vector<ParameterUpdate>{});
       recorded_.push_back(step);
     }
     log::debug("timing: step ", step, " ", log::seconds(clock.lap()), " s");

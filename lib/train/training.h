@@ -9,6 +9,7 @@
 
 #include "instrument/instrumented_model.h"
 #include "record/record_options.h"
+#include "train/parameter_updates.h"
 #include "train/step_batches.h"
 #include "train/step_series.h"
 #include "train/train_options.h"
@@ -49,6 +50,7 @@ class Training {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::vector<double> losses_;
   std::vector<int64_t> recorded_;
+  ParameterUpdates updates_;  // --capture update: its buffers are reused from step to step
 };
 
 }  // namespace modrec
