@@ -190,6 +190,24 @@ class WatchMatchesEagerTraining(unittest.TestCase):
         for name, want in net.state_dict().items():
             self.assertTrue(torch.allclose(trained[name].double(), want.double(), rtol=1e-5, atol=1e-6), name)
 
+    def test_update_ratios_without_the_param_capture(self):
+        """--capture update alone: no parameter statistics were recorded to take ||before|| from,
+        so it is computed from the parameter itself; the ratios still equal eager training's."""
+        self.watch("update-only", "--targets", self.path("labels.pt"), "--loss", "cross_entropy",
+                   "--optimizer", "sgd", "--lr", "0.1", "--steps", "3", "--batch-size", "8",
+                   "--capture", "update")
+        _, records, _ = eager_training(self.model, self.x, self.labels, "cross_entropy", "sgd", 3, 8, 1)
+        rows = self.rows("update-only")
+        self.assertEqual({r["capture"] for r in rows}, {"update"})
+        for r in rows:
+            step = records[r["step"]]
+            change = step[(r["path"], "update", r["name"])].norm().item()
+            norm = step[(r["path"], "param", r["name"])].norm().item()
+            if norm == 0:
+                self.assertIsNone(r["update_ratio"], r["path"])
+            else:
+                self.assertTrue(math.isclose(r["update_ratio"], change / norm, rel_tol=1e-4), r["path"])
+
     def test_an_exported_program_trains_as_the_eager_model(self):
         """A .pt2 runs in the mode it was exported in: Net exported in training mode (its
         BatchNorm normalizes by each batch's statistics and updates its running ones, as eager

@@ -17,8 +17,9 @@ struct ParameterUpdate {
   double ratio = 0;      // ||after - before|| / ||before|| (L2; inf or NaN for a zero parameter)
 };
 
-// Kept across steps: each parameter's copy and change go to the same buffers every step, so a
-// watch step allocates (and page-faults in) no parameter-sized tensors.
+// Kept across steps: each parameter's copy goes to the same buffer every step, and the change is
+// summarized without being formed (summarize_difference), so a watch step allocates (and
+// page-faults in) no parameter-sized tensors.
 class ParameterUpdates {
  public:
   // Before the step: copies the own parameters of every module that `layers` recorded a call of.
@@ -30,7 +31,8 @@ class ParameterUpdates {
  private:
   struct Before {
     std::string label, name;
-    at::Tensor param, value, change;  // the live parameter, its value before the step, buffer
+    at::Tensor param, value;  // the live parameter, its value before the step
+    double norm;              // ||value|| when the param capture gave it, else NaN
   };
   std::vector<Before> before_;
 };

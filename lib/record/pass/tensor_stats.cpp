@@ -3,7 +3,9 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "tensors/dtype.h"
 #include "util/error.h"
@@ -17,22 +19,47 @@ constexpr int64_t kParallelGrain = 1 << 16;
 
 // Statistics are mergeable, so large tensors are split into as many parts as LibTorch has
 // intra-op threads (the cores the user gave it, idle while a hook runs) and the parts merged in a
-// fixed order: the result does not depend on timing.
-template <class T>
-void add_as(RunningStats& stats, const at::Tensor& t) {
-  const T* data = t.data_ptr<T>();
-  const int64_t n = t.numel();
+// fixed order: the result does not depend on timing. add_range(stats, lo, hi) adds elements
+// [lo, hi) of n.
+template <class AddRange>
+void add_split(RunningStats& stats, int64_t n, const AddRange& add_range) {
   const int parts = static_cast<int>(std::min<int64_t>(statistics_threads(), n / kParallelGrain));
   if (parts < 2) {
-    stats.add(data, static_cast<size_t>(n));
+    add_range(stats, 0, n);
     return;
   }
   std::vector<RunningStats> partial(static_cast<size_t>(parts));
   run_parts(parts, [&](int p) {
-    const int64_t lo = n * p / parts, hi = n * (p + 1) / parts;
-    partial[static_cast<size_t>(p)].add(data + lo, static_cast<size_t>(hi - lo));
+    add_range(partial[static_cast<size_t>(p)], n * p / parts, n * (p + 1) / parts);
   });
   for (const auto& p : partial) stats.merge(p);
+}
+
+template <class T>
+void add_as(RunningStats& stats, const at::Tensor& t) {
+  const T* data = t.data_ptr<T>();
+  add_split(stats, t.numel(), [data](RunningStats& s, int64_t lo, int64_t hi) {
+    s.add(data + lo, static_cast<size_t>(hi - lo));
+  });
+}
+
+// after - before a piece at a time, each piece summarized while it is in L1: the difference is
+// never written out whole. The pieces are a multiple of RunningStats' own chunks, so its chunks
+// (and the result, to the bit) are those of one add() over the whole difference.
+constexpr int64_t kPiece = 8192;
+
+template <class T>
+void add_difference(RunningStats& stats, const at::Tensor& after, const at::Tensor& before) {
+  const T* a = after.data_ptr<T>();
+  const T* b = before.data_ptr<T>();
+  add_split(stats, after.numel(), [a, b](RunningStats& s, int64_t lo, int64_t hi) {
+    thread_local std::vector<T> piece(kPiece);
+    for (int64_t start = lo; start < hi; start += kPiece) {
+      const int64_t len = std::min(kPiece, hi - start);
+      for (int64_t i = 0; i < len; ++i) piece[i] = a[start + i] - b[start + i];
+      s.add(piece.data(), static_cast<size_t>(len));
+    }
+  });
 }
 
 Error unsupported(const at::Tensor& t) {
@@ -75,6 +102,21 @@ TensorSummary summarize_tensor(const at::Tensor& t) {
   if (!t.device().is_cpu()) return summarize_on_device(t);
   TensorSummary s{RunningStats(), t.sizes().vec(), dtype_name(t.scalar_type())};
   add_tensor(s.stats, t);
+  return s;
+}
+
+TensorSummary summarize_difference(const at::Tensor& after, const at::Tensor& before) {
+  const bool fused = after.device().is_cpu() && before.device().is_cpu() &&
+                     after.scalar_type() == before.scalar_type() &&
+                     (after.scalar_type() == at::kFloat || after.scalar_type() == at::kDouble) &&
+                     after.sizes() == before.sizes() && after.is_contiguous() &&
+                     before.is_contiguous();
+  if (!fused) return summarize_tensor(after - before);
+  TensorSummary s{RunningStats(), after.sizes().vec(), dtype_name(after.scalar_type())};
+  if (after.scalar_type() == at::kFloat)
+    add_difference<float>(s.stats, after, before);
+  else
+    add_difference<double>(s.stats, after, before);
   return s;
 }
 

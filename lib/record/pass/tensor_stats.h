@@ -23,6 +23,11 @@ struct TensorSummary {
 // there by summarize_on_device.
 TensorSummary summarize_tensor(const at::Tensor& t);
 
+// summarize_tensor(after - before), without making the difference: on the CPU, for float and
+// double tensors of one dtype and shape, it is formed and summarized a piece at a time (the same
+// values and result, to the bit, as at::sub's); elsewhere through at::sub.
+TensorSummary summarize_difference(const at::Tensor& after, const at::Tensor& before);
+
 // The same statistics computed with ATen reductions where the tensor is, so that only about 75
 // numbers (counts, moments, extremes, the histogram) are copied back, once. Moments equal the
 // CPU kernels' to rounding (a different summation order), counts and histogram exactly.

@@ -79,3 +79,37 @@ TEST_CASE("statistics reduced with ATen equal RunningStats' kernels") {
     CHECK(device.dtype == cpu.dtype);
   }
 }
+
+// watch's update rows: the change is summarized without being formed, to the same bits.
+TEST_CASE("the statistics of a difference equal those of the subtracted tensor") {
+  const int before = at::get_num_threads();
+  at::set_num_threads(2);
+  const auto f32 = at::TensorOptions().dtype(at::kFloat);
+  at::Tensor with_nan = at::randn({70000}, f32);
+  with_nan[12345] = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<std::pair<at::Tensor, at::Tensor>> cases = {
+      {at::randn({3, 100003}, f32), at::randn({3, 100003}, f32)},  // two parts, pieces and a rest
+      {with_nan, at::randn({70000}, f32)},
+      {at::randn({5000}, f32.dtype(at::kDouble)), at::randn({5000}, f32.dtype(at::kDouble))},
+      {at::randn({300, 200}, f32).t(), at::randn({200, 300}, f32)},  // not contiguous: at::sub
+      {at::randn({64}, f32).to(at::kHalf), at::randn({64}, f32).to(at::kHalf)},
+  };
+  for (const auto& pair : cases) {
+    const at::Tensor &after = pair.first, &prior = pair.second;
+    INFO(after.scalar_type(), " ", after.numel());
+    const TensorSummary fused = summarize_difference(after, prior);
+    const TensorSummary formed = summarize_tensor(after - prior);
+    const RunningStats &a = fused.stats, &b = formed.stats;
+    CHECK(a.count() == b.count());
+    CHECK(a.nan_count() == b.nan_count());
+    CHECK(a.zero_count() == b.zero_count());
+    CHECK(a.min() == b.min());
+    CHECK(a.max() == b.max());
+    CHECK(a.mean() == b.mean());
+    CHECK(a.m2() == b.m2());
+    CHECK(a.histogram().counts == b.histogram().counts);
+    CHECK(fused.shape == formed.shape);
+    CHECK(fused.dtype == formed.dtype);
+  }
+  at::set_num_threads(before);
+}
