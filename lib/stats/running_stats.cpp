@@ -10,10 +10,11 @@
 namespace modrec {
 
 namespace {
-// A chunk stays in L1 between the passes over it: 16 KiB of doubles, or 32 KiB of floats read as
-// they are (fewer, larger chunks spread the per-chunk merge over more values).
+// A chunk stays in L1 between the passes over it: 16 KiB of doubles, or 8 KiB of floats read as
+// they are. Small float chunks make the histogram's counting of one chunk (L1-bound) alternate
+// with the scan of the next (memory-bound) finely enough for the two to overlap.
 constexpr size_t kChunk = 2048;
-constexpr size_t kFloatChunk = 8192;
+constexpr size_t kFloatChunk = 2048;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool is_finite(double v) { return std::abs(v) <= std::numeric_limits<double>::max(); }
@@ -127,30 +128,32 @@ RunningStats RunningStats::from_parts(const Parts& p) {
 
 template <class T>
 void RunningStats::add(const T* data, size_t n) {
+  HistogramCounting counting(hist_);
   if constexpr (std::is_same_v<T, float>) {
     for (size_t start = 0; start < n; start += kFloatChunk) {
       const size_t len = std::min(kFloatChunk, n - start);
-      if (!add_float_chunk(data + start, len)) add_widened(data + start, len);
+      if (!add_float_chunk(data + start, len, counting)) add_widened(data + start, len, counting);
     }
   } else {
-    add_widened(data, n);
+    add_widened(data, n, counting);
   }
 }
 
 // Float data is read as it is, without widening it into a chunk of doubles first, unless the
 // chunk holds NaN or Inf (then add_widened compacts it).
-bool RunningStats::add_float_chunk(const float* v, size_t n) {
+bool RunningStats::add_float_chunk(const float* v, size_t n, HistogramCounting& counting) {
   const double shift = finite_ == 0 ? v[0] : shift_;
   const FloatScan scan = float_kernels().scan(v, n, shift);
   if (!scan.finite) return false;
   count_ += static_cast<int64_t>(n);
   shift_ = shift;
-  add_finite_chunk(v, n, ChunkMoments{scan.sum, scan.sum_sq, scan.min, scan.max, scan.zeros});
+  add_finite_chunk(v, n, ChunkMoments{scan.sum, scan.sum_sq, scan.min, scan.max, scan.zeros},
+                   counting);
   return true;
 }
 
 template <class T>
-void RunningStats::add_widened(const T* data, size_t n) {
+void RunningStats::add_widened(const T* data, size_t n, HistogramCounting& counting) {
   double chunk[kChunk];
   for (size_t start = 0; start < n; start += kChunk) {
     const size_t len = std::min(kChunk, n - start);
@@ -160,7 +163,7 @@ void RunningStats::add_widened(const T* data, size_t n) {
     nans_ += nans;
     if (finite == 0) continue;
     if (finite_ == 0) shift_ = chunk[0];
-    add_finite_chunk(chunk, finite, first_pass(chunk, finite, shift_));
+    add_finite_chunk(chunk, finite, first_pass(chunk, finite, shift_), counting);
   }
 }
 
@@ -170,7 +173,8 @@ void RunningStats::add_widened(const T* data, size_t n) {
 // deviations from the first pass's mean, with Chan, Golub & LeVeque's correction term for the
 // rounding in that mean, so data far from the shift keeps its digits.
 template <class V>
-void RunningStats::add_finite_chunk(const V* v, size_t n, const ChunkMoments& m) {
+void RunningStats::add_finite_chunk(const V* v, size_t n, const ChunkMoments& m,
+                                    HistogramCounting& counting) {
   constexpr double kMaxCancellation = 64;  // sum_sq / m2: 6 bits
   const double count = static_cast<double>(n);
   double mean = m.sum / count;
@@ -184,8 +188,8 @@ void RunningStats::add_finite_chunk(const V* v, size_t n, const ChunkMoments& m)
   min_ = std::min(min_, m.min);
   max_ = std::max(max_, m.max);
   zeros_ += m.zeros;
-  hist_.cover(std::max(-m.min, m.max));
-  hist_.add(v, n);
+  counting.cover(std::max(-m.min, m.max));
+  counting.add(v, n);
 }
 
 // Chan, Golub & LeVeque's pairwise update of (n, mean, m2); mean is relative to shift_.

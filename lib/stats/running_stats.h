@@ -76,11 +76,13 @@ class RunningStats {
   static RunningStats from_parts(const Parts& parts);
 
  private:
-  bool add_float_chunk(const float* values, size_t n);
+  // Each chunk's values are counted into hist_ through the add() call's one HistogramCounting.
+  bool add_float_chunk(const float* values, size_t n, HistogramCounting& counting);
   template <class T>
-  void add_widened(const T* data, size_t n);  // through chunks of doubles
+  void add_widened(const T* data, size_t n, HistogramCounting& counting);  // chunks of doubles
   template <class V>
-  void add_finite_chunk(const V* values, size_t n, const ChunkMoments& m);
+  void add_finite_chunk(const V* values, size_t n, const ChunkMoments& m,
+                        HistogramCounting& counting);
   void merge_moments(int64_t n, double mean, double m2);
 
   int64_t count_ = 0;

@@ -133,6 +133,18 @@ TEST_CASE("the histogram moves values on +R when the range doubles") {
   CHECK(s.histogram().counts == std::vector<int64_t>{1, 0, 0, 1});
 }
 
+TEST_CASE("a range that doubles within one add() rebins the values counted before it") {
+  // One add() counts all its chunks through one HistogramCounting: the first chunk's values are
+  // binned in [-1, 1], and must move to [-2, 2]'s bins when a later chunk doubles the range.
+  std::vector<float> v(3000, -2.0f);
+  std::fill(v.begin(), v.begin() + 1000, 0.75f);        // [0.5, 1) in [-1, 1]; [0, 1) in [-2, 2]
+  std::fill(v.begin() + 1000, v.begin() + 2048, 1.0f);  // +R in [-1, 1]; [1, 2) in [-2, 2]
+  RunningStats s(4);
+  s.add(v.data(), v.size());
+  CHECK(s.histogram().edges == std::vector<double>{-2, -1, 0, 1, 2});
+  CHECK(s.histogram().counts == std::vector<int64_t>{952, 0, 1000, 1048});
+}
+
 TEST_CASE("histogram bin counts must be a positive multiple of 4") {
   CHECK_THROWS_AS(RunningStats(6), std::invalid_argument);
   CHECK_THROWS_AS(RunningStats(0), std::invalid_argument);

@@ -78,38 +78,79 @@ MODREC_HOT_LOOP void bin_indices(const double* values, size_t n, double scale, i
 }
 }  // namespace
 
+void SymmetricHistogram::add(const double* values, size_t n) {
+  HistogramCounting(*this).add(values, n);
+}
+
+void SymmetricHistogram::add(const float* values, size_t n) {
+  HistogramCounting(*this).add(values, n);
+}
+
+namespace {
+constexpr int kLanes = 8;
+// The tallies are folded before they can wrap.
+constexpr size_t kFoldEvery = size_t{1} << 30;
+}  // namespace
+
+HistogramCounting::HistogramCounting(SymmetricHistogram& histogram)
+    : h_(histogram), tally_(kLanes * (histogram.counts_.size() + 1), 0) {
+  scales();
+}
+
+// The scale is applied in float where it is a normal float (R from 2^-100 to 2^100, bins up to
+// 2^20), which keeps the product exact as in double; other ranges take the double path.
+void HistogramCounting::scales() {
+  const int half = static_cast<int>(h_.counts_.size() / 2);
+  range_ = h_.has_range_ ? std::ldexp(1.0, h_.exponent_) : 0.0;
+  scale_ = h_.has_range_ ? std::ldexp(static_cast<double>(half), -h_.exponent_) : 1.0;
+  float_scale_ = !h_.has_range_ || (h_.exponent_ >= -100 && h_.exponent_ <= 100);
+}
+
+// The tallies' bins are those of the present range: they go into the counts before it changes.
+void HistogramCounting::cover(double abs_max) {
+  if (abs_max <= range_) return;
+  fold();
+  h_.cover(abs_max);
+  scales();
+}
+
+void HistogramCounting::fold() {
+  if (pending_ == 0) return;
+  const size_t slots = h_.counts_.size() + 1;
+  for (int l = 0; l < kLanes; ++l) {
+    uint32_t* lane = tally_.data() + l * slots;
+    for (size_t b = 0; b + 1 < slots; ++b) h_.counts_[b] += lane[b];
+    h_.counts_.back() += lane[slots - 1];
+    h_.at_top_ += lane[slots - 1];
+  }
+  std::fill(tally_.begin(), tally_.end(), 0);
+  pending_ = 0;
+}
+
 // Indices are computed a block at a time in a branch-free loop; the increments then go to eight
 // interleaved 32-bit tallies so that runs of equal bins (a ReLU's zeros) do not wait on each
-// other's stores. The tallies are folded into the counts every 2^30 values, before they can wrap.
+// other's stores.
 template <class BinBlock>
-void SymmetricHistogram::add_blocks(size_t n, BinBlock&& bin_block) {
-  constexpr int kLanes = 8;
-  constexpr size_t kFoldEvery = size_t{1} << 30;
-  const size_t slots = counts_.size() + 1;
-  thread_local std::vector<uint32_t> tally;
+void HistogramCounting::count(size_t n, BinBlock&& bin_block) {
+  const size_t slots = h_.counts_.size() + 1;
   int32_t index[kBlock];
-  for (size_t piece = 0; piece < n; piece += kFoldEvery) {
-    tally.assign(kLanes * slots, 0);
-    for (size_t start = piece; start < std::min(n, piece + kFoldEvery); start += kBlock) {
-      const size_t len = std::min(kBlock, n - start);
-      bin_block(start, len, index);
-      size_t k = 0;
-      for (; k + kLanes <= len; k += kLanes)
-        for (int l = 0; l < kLanes; ++l) ++tally[l * slots + static_cast<size_t>(index[k + l])];
-      for (; k < len; ++k) ++tally[static_cast<size_t>(index[k])];
-    }
-    for (int l = 0; l < kLanes; ++l) {
-      for (size_t b = 0; b + 1 < slots; ++b) counts_[b] += tally[l * slots + b];
-      counts_.back() += tally[l * slots + slots - 1];
-      at_top_ += tally[l * slots + slots - 1];
-    }
+  for (size_t start = 0; start < n; start += kBlock) {
+    const size_t len = std::min(kBlock, n - start);
+    if (pending_ + len > kFoldEvery) fold();
+    pending_ += len;
+    bin_block(start, len, index);
+    uint32_t* tally = tally_.data();
+    size_t k = 0;
+    for (; k + kLanes <= len; k += kLanes)
+      for (int l = 0; l < kLanes; ++l) ++tally[l * slots + static_cast<size_t>(index[k + l])];
+    for (; k < len; ++k) ++tally[static_cast<size_t>(index[k])];
   }
 }
 
-void SymmetricHistogram::add(const double* values, size_t n) {
-  const int32_t half = static_cast<int32_t>(counts_.size() / 2);
-  const double scale = has_range_ ? std::ldexp(static_cast<double>(half), -exponent_) : 1.0;
-  add_blocks(n, [&](size_t start, size_t len, int32_t* index) {
+void HistogramCounting::add(const double* values, size_t n) {
+  const int32_t half = static_cast<int32_t>(h_.counts_.size() / 2);
+  const double scale = scale_;
+  count(n, [&](size_t start, size_t len, int32_t* index) {
     if (scale < 1)
       bin_indices<true>(values + start, len, scale, half, index);
     else
@@ -117,12 +158,8 @@ void SymmetricHistogram::add(const double* values, size_t n) {
   });
 }
 
-// The scale is applied in float where it is a normal float (R from 2^-100 to 2^100, bins up to
-// 2^20), which keeps the product exact as in double; other ranges take the double path.
-void SymmetricHistogram::add(const float* values, size_t n) {
-  const int32_t half = static_cast<int32_t>(counts_.size() / 2);
-  const bool float_scale = !has_range_ || (exponent_ >= -100 && exponent_ <= 100);
-  if (!float_scale) {
+void HistogramCounting::add(const float* values, size_t n) {
+  if (!float_scale_) {
     double block[kBlock];
     for (size_t start = 0; start < n; start += kBlock) {
       const size_t len = std::min(kBlock, n - start);
@@ -131,9 +168,11 @@ void SymmetricHistogram::add(const float* values, size_t n) {
     }
     return;
   }
-  const float scale = has_range_ ? std::ldexp(static_cast<float>(half), -exponent_) : 1.0f;
-  add_blocks(n, [&](size_t start, size_t len, int32_t* index) {
-    float_kernels().bins(values + start, len, scale, half, index);
+  const int32_t half = static_cast<int32_t>(h_.counts_.size() / 2);
+  const float scale = static_cast<float>(scale_);
+  const FloatKernels& kernels = float_kernels();
+  count(n, [&](size_t start, size_t len, int32_t* index) {
+    kernels.bins(values + start, len, scale, half, index);
   });
 }
 

@@ -30,6 +30,7 @@ class SymmetricHistogram {
   // Widens the range so that |x| <= abs_max fits; abs_max must be finite. No-op for abs_max == 0.
   void cover(double abs_max);
   // Counts finite values already covered by the range (call cover() first). No division per value.
+  // One HistogramCounting per call: many calls in a row go faster through one of those.
   void add(const double* values, size_t n);
   void add(const float* values, size_t n);
   void merge(const SymmetricHistogram& other);  // throws std::invalid_argument on other bin counts
@@ -44,9 +45,7 @@ class SymmetricHistogram {
   static SymmetricHistogram restore(const Histogram& h, double abs_max, int64_t at_top);
 
  private:
-  // Bins n values a block at a time: bin_block(start, len, index) writes len bin indices.
-  template <class BinBlock>
-  void add_blocks(size_t n, BinBlock&& bin_block);
+  friend class HistogramCounting;
   void grow_to(int exponent);
   void double_range();
 
@@ -54,6 +53,38 @@ class SymmetricHistogram {
   bool has_range_ = false;  // false until a non-zero value: only the bin at 0 can be filled then
   int exponent_ = 0;        // R = 2^exponent_ when has_range_
   int64_t at_top_ = 0;
+};
+
+// Counts values into a histogram through tallies kept for the counting's whole life, so that
+// clearing and folding them into the counts is paid once rather than at every add(): RunningStats
+// counts a tensor a chunk at a time through one of these. The histogram's counts include the
+// values added once they are folded: at fold(), before cover() widens the range, at the end.
+// Not copyable; one histogram is counted by at most one HistogramCounting at a time.
+class HistogramCounting {
+ public:
+  explicit HistogramCounting(SymmetricHistogram& histogram);
+  ~HistogramCounting() { fold(); }
+  HistogramCounting(const HistogramCounting&) = delete;
+  HistogramCounting& operator=(const HistogramCounting&) = delete;
+
+  // As SymmetricHistogram's.
+  void cover(double abs_max);
+  void add(const double* values, size_t n);
+  void add(const float* values, size_t n);
+  void fold();
+
+ private:
+  // Bins n values a block at a time: bin_block(start, len, index) writes len bin indices.
+  template <class BinBlock>
+  void count(size_t n, BinBlock&& bin_block);
+  void scales();  // for the histogram's present range
+
+  SymmetricHistogram& h_;
+  std::vector<uint32_t> tally_;  // interleaved lanes of bins + 1 slots; the last one counts +R
+  size_t pending_ = 0;           // values in the tallies since the last fold
+  double range_ = 0;             // R, 0 before the histogram has a range
+  double scale_ = 1;             // bins/2 / R, 1 before it has a range
+  bool float_scale_ = true;      // float products are exact for this scale
 };
 
 }  // namespace modrec
