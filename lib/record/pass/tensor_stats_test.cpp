@@ -36,6 +36,23 @@ TEST_CASE("a tensor split over threads has the statistics of one pass") {
   at::set_num_threads(before);
 }
 
+namespace {
+// What two ways of summarizing one tensor must give alike to the bit: counts, histogram, shape and
+// dtype.
+void check_same_counts(const TensorSummary& x, const TensorSummary& y) {
+  const RunningStats &a = x.stats, &b = y.stats;
+  CHECK(b.count() == a.count());
+  CHECK(b.finite_count() == a.finite_count());
+  CHECK(b.nan_count() == a.nan_count());
+  CHECK(b.inf_count() == a.inf_count());
+  CHECK(b.zero_count() == a.zero_count());
+  CHECK(b.histogram().edges == a.histogram().edges);
+  CHECK(b.histogram().counts == a.histogram().counts);
+  CHECK(y.shape == x.shape);
+  CHECK(y.dtype == x.dtype);
+}
+}  // namespace
+
 // --device cuda reduces statistics where the tensor is; the same ATen code runs on the CPU here.
 TEST_CASE("statistics reduced with ATen equal RunningStats' kernels") {
   const auto opts = at::TensorOptions().dtype(at::kFloat);
@@ -62,21 +79,13 @@ TEST_CASE("statistics reduced with ATen equal RunningStats' kernels") {
     INFO(t.scalar_type(), " ", t.numel());
     const TensorSummary cpu = summarize_tensor(t);
     const TensorSummary device = summarize_on_device(t);
+    check_same_counts(cpu, device);
     const RunningStats &a = cpu.stats, &b = device.stats;
-    CHECK(b.count() == a.count());
-    CHECK(b.finite_count() == a.finite_count());
-    CHECK(b.nan_count() == a.nan_count());
-    CHECK(b.inf_count() == a.inf_count());
-    CHECK(b.zero_count() == a.zero_count());
-    CHECK(b.histogram().edges == a.histogram().edges);
-    CHECK(b.histogram().counts == a.histogram().counts);
     if (a.finite_count() == 0) continue;
     CHECK(b.min() == a.min());
     CHECK(b.max() == a.max());
     CHECK(std::abs(b.mean() - a.mean()) <= 1e-12 * a.abs_max());
     if (a.finite_count() > 1) CHECK(b.std() == doctest::Approx(a.std()).epsilon(1e-12));
-    CHECK(device.shape == cpu.shape);
-    CHECK(device.dtype == cpu.dtype);
   }
 }
 
@@ -99,17 +108,12 @@ TEST_CASE("the statistics of a difference equal those of the subtracted tensor")
     INFO(after.scalar_type(), " ", after.numel());
     const TensorSummary fused = summarize_difference(after, prior);
     const TensorSummary formed = summarize_tensor(after - prior);
+    check_same_counts(formed, fused);
     const RunningStats &a = fused.stats, &b = formed.stats;
-    CHECK(a.count() == b.count());
-    CHECK(a.nan_count() == b.nan_count());
-    CHECK(a.zero_count() == b.zero_count());
     CHECK(a.min() == b.min());
     CHECK(a.max() == b.max());
     CHECK(a.mean() == b.mean());
     CHECK(a.m2() == b.m2());
-    CHECK(a.histogram().counts == b.histogram().counts);
-    CHECK(fused.shape == formed.shape);
-    CHECK(fused.dtype == formed.dtype);
   }
   at::set_num_threads(before);
 }
