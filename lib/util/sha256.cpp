@@ -54,8 +54,7 @@ class Sha256 {
     update(std::string_view(tail, zeros + 8));
   }
 
-  Sha256State state_ = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  Sha256State state_ = kSha256Initial;
   std::array<unsigned char, 64> block_{};
   size_t used_ = 0;
   uint64_t total_ = 0;

@@ -9,9 +9,6 @@
 using namespace modrec;
 
 namespace {
-constexpr Sha256State kInitial = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-
 std::vector<Sha256Blocks> available() {
   std::vector<Sha256Blocks> out = {portable_sha256_blocks()};
   if (shani_sha256_blocks()) out.push_back(shani_sha256_blocks());
@@ -25,7 +22,7 @@ TEST_CASE("one padded block of \"abc\" compresses to FIPS 180-4's digest") {
   const Sha256State want = {0xba7816bf, 0x8f01cfea, 0x414140de, 0x5dae2223,
                             0xb00361a3, 0x96177a9c, 0xb410ff61, 0xf20015ad};
   for (Sha256Blocks blocks : available()) {
-    Sha256State state = kInitial;
+    Sha256State state = kSha256Initial;
     blocks(state, block, 1);
     CHECK(state == want);
   }
@@ -40,7 +37,7 @@ TEST_CASE("the SHA-extension compression equals the portable one") {
   uint32_t x = 7;
   for (auto& c : data) c = static_cast<unsigned char>((x = x * 1103515245u + 12345u) >> 16);
   for (size_t blocks : {0, 1, 2, 37}) {
-    Sha256State slow = kInitial, fast = kInitial;
+    Sha256State slow = kSha256Initial, fast = kSha256Initial;
     portable_sha256_blocks()(slow, data.data(), blocks);
     shani_sha256_blocks()(fast, data.data(), blocks);
     CAPTURE(blocks);
