@@ -70,10 +70,11 @@ void add_kernels(const Program& program, ModuleTree& tree) {
     for (const Param& p : m.params)
       if (p.name == "weight") m.kernel = conv_kernel(m.type, p.shape);
   for (const Node& node : program.nodes) {
-    if (node.module_stack.empty()) continue;
+    const Shape kernel_size = kernel_size_arg(node);  // first: most nodes have none
+    if (kernel_size.empty() || node.module_stack.empty()) continue;
     const int m = tree.find(node.module_stack.back().path);  // the innermost call's module
     if (m < 0 || tree.modules[m].kernel) continue;
-    tree.modules[m].kernel = pool_kernel(tree.modules[m].type, kernel_size_arg(node));
+    tree.modules[m].kernel = pool_kernel(tree.modules[m].type, kernel_size);
   }
 }
 
