@@ -121,6 +121,17 @@ class WatchMatchesEagerTraining(unittest.TestCase):
         with open(self.path(out + "/steps.jsonl")) as f:
             return [json.loads(line) for line in f]
 
+    def check_update_ratio(self, row, records):
+        """An update row's ratio is eager's ||after - before|| / ||before||."""
+        step = records[row["step"]]
+        change = step[(row["path"], "update", row["name"])].norm().item()
+        norm = step[(row["path"], "param", row["name"])].norm().item()
+        if norm == 0:  # a zero-initialized bias: no ratio
+            self.assertIsNone(row["update_ratio"], row["path"])
+        else:
+            self.assertTrue(math.isclose(row["update_ratio"], change / norm, rel_tol=1e-4),
+                            (row["path"], row["name"]))
+
     def check_rows(self, rows, records, losses):
         """Every row equals the eager tensor of its step, path, capture and tensor."""
         matched = {}
@@ -136,12 +147,7 @@ class WatchMatchesEagerTraining(unittest.TestCase):
             self.assertEqual(r["shape"], list(want.shape), key)
             self.assertAlmostEqual(r["loss"], losses[r["step"] - 1], places=6)
             if r["capture"] == "update":
-                norm = records[r["step"]][(r["path"], "param", r["name"])].norm().item()
-                if norm == 0:  # a zero-initialized bias: no ratio
-                    self.assertIsNone(r["update_ratio"], key)
-                else:
-                    self.assertTrue(math.isclose(r["update_ratio"], want.norm().item() / norm,
-                                                 rel_tol=1e-4), key)
+                self.check_update_ratio(r, records)
             matched.setdefault(r["step"], set()).add(key)
         for step, keys in matched.items():  # and nothing eager saw is missing
             self.assertEqual(keys, set(records[step]), step)
@@ -200,13 +206,7 @@ class WatchMatchesEagerTraining(unittest.TestCase):
         rows = self.rows("update-only")
         self.assertEqual({r["capture"] for r in rows}, {"update"})
         for r in rows:
-            step = records[r["step"]]
-            change = step[(r["path"], "update", r["name"])].norm().item()
-            norm = step[(r["path"], "param", r["name"])].norm().item()
-            if norm == 0:
-                self.assertIsNone(r["update_ratio"], r["path"])
-            else:
-                self.assertTrue(math.isclose(r["update_ratio"], change / norm, rel_tol=1e-4), r["path"])
+            self.check_update_ratio(r, records)
 
     def test_an_exported_program_trains_as_the_eager_model(self):
         """A .pt2 runs in the mode it was exported in: Net exported in training mode (its
