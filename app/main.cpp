@@ -67,8 +67,8 @@ int usage_error(const CLI::ParseError& e, const CLI::App& app) {
 
 int run(int argc, char** argv) {
   CLI::App app{
-      "modrec: look inside TorchScript models: layer tables, recorded activations and "
-      "gradients, CI checks",
+      "modrec: look inside TorchScript models and torch.export archives (.pt2): layer tables, "
+      "recorded activations and gradients, CI checks",
       "modrec"};
   // A callback: asking LibTorch whether CUDA is usable is only for --version.
   app.set_version_flag("--version", [] { return modrec::version_line(); });
