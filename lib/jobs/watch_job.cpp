@@ -1,8 +1,8 @@
 #include "jobs/watch_job.h"
 
+#include "instrument/save_trained.h"
 #include "instrument/script_model.h"
 #include "jobs/session.h"
-#include "train/save_trained.h"
 #include "train/step_series.h"
 #include "train/training.h"
 #include "train/watch_manifest.h"

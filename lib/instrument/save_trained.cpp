@@ -1,4 +1,4 @@
-#include "train/save_trained.h"
+#include "instrument/save_trained.h"
 
 #include <filesystem>
 #include <map>
