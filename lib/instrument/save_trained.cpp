@@ -1,36 +1,41 @@
 #include "instrument/save_trained.h"
 
 #include <filesystem>
-#include <map>
+#include <unordered_map>
 
-#include "load/load_model.h"
 #include "util/error.h"
 
 namespace modrec {
 namespace {
 
-// Parameters or buffers, matched by their full names (the same model file on both sides).
-template <class NamedList>
-void copy_named(const NamedList& from, const NamedList& to) {
-  std::map<std::string, at::Tensor> values;
-  for (const auto& p : from) values[p.name] = p.value;
-  for (const auto& p : to) p.value.detach().copy_(values.at(p.name));
+// Every tensor attribute of every module, on the CPU and no longer shared with the model that
+// trained (which may be on another device); each a leaf that requires grad as its original did.
+void copy_tensors_to_cpu(const torch::jit::Module& root) {
+  std::unordered_map<const c10::TensorImpl*, at::Tensor> copies;
+  for (const auto& named : root.named_modules()) {
+    torch::jit::Module module = named.value;
+    for (const auto& attribute : module.named_attributes(/*recurse=*/false)) {
+      if (!attribute.value.isTensor()) continue;
+      const at::Tensor& tensor = attribute.value.toTensor();
+      if (!tensor.defined()) continue;
+      auto [it, added] = copies.try_emplace(tensor.unsafeGetTensorImpl());
+      if (added)
+        it->second = tensor.detach()
+                         .to(at::kCPU, /*non_blocking=*/false, /*copy=*/true)
+                         .requires_grad_(tensor.requires_grad());
+      module.setattr(attribute.name, it->second);
+    }
+  }
 }
 
 }  // namespace
 
-void save_trained_model(const torch::jit::Module& trained, const std::string& model_path,
-                        const std::string& out) {
-  torch::jit::Module clean = load_model(model_path);
-  {
-    torch::NoGradGuard no_grad;
-    copy_named(trained.named_parameters(), clean.named_parameters());
-    copy_named(trained.named_buffers(), clean.named_buffers());
-  }
-  clean.train(trained.is_training());
+void save_trained_model(torch::jit::Module as_loaded, bool training, const std::string& out) {
+  copy_tensors_to_cpu(as_loaded);
+  as_loaded.train(training);
   const std::string temporary = out + ".modrec-partial";
   try {
-    clean.save(temporary);
+    as_loaded.save(temporary);
     std::filesystem::rename(temporary, out);
   } catch (const std::exception& e) {
     std::error_code ignored;

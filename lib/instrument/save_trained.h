@@ -6,11 +6,12 @@
 
 namespace modrec {
 
-// The instrumented module's graphs call modrec's hooks, so the file is a fresh load of
-// `model_path` with the trained parameters and buffers copied in, saved with
-// torch::jit::Module::save to a temporary name and renamed to `out` (never half-written).
+// `as_loaded` is the module as loaded, its graphs free of modrec's operators, sharing its tensors
+// with the instrumented module that trained (Module::clone(inplace), script_model.h). Its
+// tensors are replaced by CPU copies of their trained values (tensors shared between attributes
+// stay shared), as a fresh load of the file would hold them, and it is saved in `training` mode
+// with torch::jit::Module::save to a temporary name and renamed to `out` (never half-written).
 // Throws Error(write_failed) naming `out` when it cannot be written.
-void save_trained_model(const torch::jit::Module& trained, const std::string& model_path,
-                        const std::string& out);
+void save_trained_model(torch::jit::Module as_loaded, bool training, const std::string& out);
 
 }  // namespace modrec
