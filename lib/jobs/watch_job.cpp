@@ -1,6 +1,7 @@
 #include "jobs/watch_job.h"
 
 #include "jobs/session.h"
+#include "rundir/run_paths.h"
 #include "train/step_series.h"
 #include "train/training.h"
 #include "train/watch_manifest.h"
@@ -41,7 +42,7 @@ WatchOutcome run_watch_job(const WatchJob& job) {
   Training training(*session.model, job.record, train, dir.path());
   const auto stopped = training.run(batches, series, job.progress);
   write_file_atomic(
-      dir.path() + "/manifest.json",
+      run_paths::manifest(dir.path()),
       watch_manifest_json({model, job.inputs, sources, job.record, train, training, stopped})
               .dump(2) +
           "\n");
