@@ -10,8 +10,9 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   // Named MODEL, not model: CLI11 2.4 and later refuse a positional whose name equals a long
   // flag's (--model) with OptionAlreadyAdded at start-up.
   cmd.add_option("MODEL", positional,
-                 "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
-  cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
+                 "TorchScript file (torch.jit.save) or torch.export archive (.pt2, "
+                 "torch.export.save); or --model, $MODREC_MODEL");
+  cmd.add_option("--model", flag, "TorchScript file or .pt2 archive, when not given positionally");
   add_mode_flag(cmd, mode);
   add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
   add_input_flags(cmd, inputs);
@@ -22,7 +23,8 @@ void ModelFlags::resolve(ModelOptions& options) const {
   options.path = !positional.empty() ? positional : !flag.empty() ? flag : env ? env : "";
   if (options.path.empty())
     throw Error(Exit::usage, "no model given", "MODEL",
-                "pass a TorchScript file, e.g. modrec summary model.pt, or set MODREC_MODEL");
+                "pass a TorchScript file or a .pt2 archive, e.g. modrec summary model.pt, or set "
+                "MODREC_MODEL");
   options.mode = mode;
   options.device = device;
   options.threads = threads_flag();

@@ -14,6 +14,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
   cmd->footer(
       "Examples:\n"
       "  modrec record model.pt --input x.pt --layers 1-3 --out run\n"
+      "  modrec record model.pt2 --input x.pt --layers all --out run   # a torch.export archive\n"
       "  modrec record model.pt --input-size 8x3x224x224 --layers type:Conv2d --save none\n"
       "  modrec record model.pt --input x.pt --layers all --capture input,output,grad_input \\\n"
       "      --batch-size 4 --save npy --out run --force\n"

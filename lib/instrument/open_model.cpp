@@ -5,13 +5,19 @@
 #include "load/file_kind.h"
 #include "load/load_model.h"
 #include "load/pt2/exported_archive.h"
+#include "util/error.h"
 
 namespace modrec {
 
 std::unique_ptr<InstrumentedModel> open_model(const std::string& path,
                                               const InstrumentOptions& options) {
-  if (classify(path) == FileKind::exported)
-    return std::make_unique<ExportedModel>(pt2::read_exported(path), options);
+  if (classify(path) == FileKind::exported) {
+    pt2::ExportedArchive archive = pt2::read_exported(path);
+    if (options.savable)
+      throw Error(Exit::usage, "--save-model saves TorchScript models only, not .pt2 programs yet",
+                  path, "leave --save-model out");
+    return std::make_unique<ExportedModel>(std::move(archive), options);
+  }
   return std::make_unique<ScriptModel>(load_model(path), options);
 }
 

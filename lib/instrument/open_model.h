@@ -8,7 +8,8 @@
 
 namespace modrec {
 
-// Throws Error(Exit::bad_input) naming `path` when it is neither, or damaged.
+// Throws Error(Exit::bad_input) naming `path` when it is neither, or damaged; Error(Exit::usage)
+// when `options.savable` asks to save a format modrec cannot write (a .pt2).
 std::unique_ptr<InstrumentedModel> open_model(const std::string& path,
                                               const InstrumentOptions& options = {});
 

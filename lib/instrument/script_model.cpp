@@ -1,6 +1,7 @@
 #include "instrument/script_model.h"
 
 #include "instrument/fast_paths.h"
+#include "instrument/save_trained.h"
 #include "util/log.h"
 
 namespace modrec {
@@ -13,6 +14,7 @@ ScriptModel::ScriptModel(torch::jit::Module module, InstrumentOptions options)
     const int i = index_.tree.find(named.name);
     if (i >= 0) by_index_[static_cast<size_t>(i)] = named.value;
   }
+  if (options.savable) as_loaded_ = module_.clone(/*inplace=*/true);
   instrument_calls(module_, options);
   run_graphs_as_written();
   for (const auto& path : leave_fast_paths(module_))
@@ -30,6 +32,11 @@ std::vector<at::Tensor> ScriptModel::parameters() const {
   std::vector<at::Tensor> out;  // slot lists' iterators are not standard ones
   for (const at::Tensor& p : module_.parameters()) out.push_back(p);
   return out;
+}
+
+void ScriptModel::save(const std::string& out) {
+  if (!as_loaded_) InstrumentedModel::save(out);
+  save_trained_model(*as_loaded_, module_.is_training(), out);
 }
 
 void ScriptModel::clear_gradients() {

@@ -1,4 +1,5 @@
-// `modrec record`: forward and backward over a TorchScript model, selected layer calls to disk.
+// `modrec record`: forward and backward over a TorchScript model or .pt2 archive, selected layer
+// calls to disk.
 #pragma once
 #include <functional>
 #include <ostream>

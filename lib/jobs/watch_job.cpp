@@ -1,8 +1,7 @@
 #include "jobs/watch_job.h"
 
-#include "instrument/script_model.h"
 #include "jobs/session.h"
-#include "train/save_trained.h"
+#include "rundir/run_paths.h"
 #include "train/step_series.h"
 #include "train/training.h"
 #include "train/watch_manifest.h"
@@ -13,19 +12,6 @@
 #include "util/regular_file.h"
 
 namespace modrec {
-namespace {
-
-// --save-model writes a TorchScript file, which only a TorchScript model gives so far.
-ScriptModel& script_model(Session& session, const std::string& save_model) {
-  auto* script = dynamic_cast<ScriptModel*>(session.model.get());
-  if (!script)
-    throw Error(Exit::usage, "--save-model saves TorchScript models only, not .pt2 programs yet",
-                save_model, "leave --save-model out");
-  return *script;
-}
-
-}  // namespace
-
 WatchOutcome run_watch_job(const WatchJob& job) {
   job.train.validate();
   job.record.validate();
@@ -42,8 +28,8 @@ WatchOutcome run_watch_job(const WatchJob& job) {
   InterruptGuard interrupts;
   ModelOptions model = job.model;
   model.mode = Mode::train;
-  Session session = open_session(model, job.inputs, {job.record.resolved_captures().grad_input});
-  ScriptModel* script = job.save_model.empty() ? nullptr : &script_model(session, job.save_model);
+  Session session = open_session(
+      model, job.inputs, {job.record.resolved_captures().grad_input, !job.save_model.empty()});
   // The shard's samples, whole: steps draw their batches from them in any order (--shuffle).
   const InputBatches sources = session.batches(job.inputs, 0, job.train.targets_file);
   const InputBatch data = sources.get(0);
@@ -56,11 +42,11 @@ WatchOutcome run_watch_job(const WatchJob& job) {
   Training training(*session.model, job.record, train, dir.path());
   const auto stopped = training.run(batches, series, job.progress);
   write_file_atomic(
-      dir.path() + "/manifest.json",
+      run_paths::manifest(dir.path()),
       watch_manifest_json({model, job.inputs, sources, job.record, train, training, stopped})
               .dump(2) +
           "\n");
-  if (!stopped && script) save_trained_model(script->module(), model.path, job.save_model);
+  if (!stopped && !job.save_model.empty()) session.model->save(job.save_model);
   dir.commit();
   return {train.steps, stopped};
 }

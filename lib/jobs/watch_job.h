@@ -1,5 +1,5 @@
-// `modrec watch`: trains a TorchScript model with torch::optim and records chosen layers'
-// statistics every few steps (docs/run-dir.md: steps.csv, steps.jsonl).
+// `modrec watch`: trains a TorchScript model or .pt2 archive with torch::optim and records chosen
+// layers' statistics every few steps (docs/run-dir.md: steps.csv, steps.jsonl).
 #pragma once
 #include <functional>
 #include <optional>

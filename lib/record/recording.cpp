@@ -10,6 +10,7 @@
 #include "record/output/run_files.h"
 #include "run/device_sync.h"
 #include "run/forward.h"
+#include "rundir/run_paths.h"
 #include "util/atomic_file.h"
 #include "util/interrupt.h"
 #include "util/log.h"
@@ -115,7 +116,7 @@ bool Recording::keeps(const Pass& pass, int64_t number) {
 void Recording::merge_params(const Pass& any) {
   std::unique_ptr<BatchFile> file;
   if (options_.save != SaveFormat::none)
-    file = std::make_unique<BatchFile>(dir_ + "/.spool/params.raw");
+    file = std::make_unique<BatchFile>(run_paths::spool(dir_) + "/params.raw");
   layers_.merge_params(model_, any.calls(), file.get());
 }
 
@@ -134,8 +135,8 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
                                                      int64_t number, const at::Tensor& rows) {
   auto pass = std::make_unique<Pass>(matcher_, model_.tree());
   if (options_.save != SaveFormat::none)
-    pass->file =
-        std::make_unique<BatchFile>(dir_ + "/.spool/batch-" + std::to_string(number) + ".raw");
+    pass->file = std::make_unique<BatchFile>(run_paths::spool(dir_) + "/batch-" +
+                                             std::to_string(number) + ".raw");
   CallSelection& selection = pass->selection;
   pass->recorder = std::make_unique<Recorder>(
       captures_, pass->file.get(),
@@ -165,15 +166,15 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
                              const InputBatches& batches) {
   std::vector<LayerRecording>& layers = layers_.layers();
   write_tensor_files(layers);
-  remove_tree(dir_ + "/.spool");
-  write_file_atomic(dir_ + "/stats.json", stats_json(layers).dump(1) + "\n");
-  write_file_atomic(dir_ + "/stats.csv", stats_csv(layers));
+  remove_tree(run_paths::spool(dir_));
+  write_file_atomic(run_paths::stats_json(dir_), stats_json(layers).dump(1) + "\n");
+  write_file_atomic(run_paths::stats_csv(dir_), stats_csv(layers));
   if (kept_.empty() && options_.when.kind != When::Kind::always)
     log::warn("--when ", options_.when.text, " kept no batch: nothing was recorded");
   const std::string manifest =
       manifest_json({model, inputs, batches, options_, kept_, first_nonfinite_, layers}).dump(2) +
       "\n";
-  write_file_atomic(dir_ + "/manifest.json", manifest);
+  write_file_atomic(run_paths::manifest(dir_), manifest);
   return manifest;
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/captures.h"
+#include "rundir/run_paths.h"
 #include "util/error.h"
 #include "util/regular_file.h"
 
@@ -133,9 +134,9 @@ RunDir read_run_dir(const std::string& path) {
   if (!fs::is_directory(path))
     throw Error(Exit::bad_input, "no recording directory", path, kRecordHint);
   RunDir run{path, {}, nullptr};
-  const fs::path stats = fs::path(path) / "stats.json";
+  const fs::path stats = run_paths::stats_json(path);
   run.layers = read_layers(read_run_json(stats.string()), stats);
-  const fs::path manifest = fs::path(path) / "manifest.json";
+  const fs::path manifest = run_paths::manifest(path);
   if (!fs::exists(manifest)) return run;
   run.manifest = read_run_json(manifest.string());
   attach_files(run, run.manifest, manifest);

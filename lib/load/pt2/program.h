@@ -1,6 +1,7 @@
 // What a torch.export archive's models/<name>.json says, as plain data (torch-free): the graph's
 // nodes with their arguments, the graph's inputs and outputs, the tensor metadata and the
-// modules called. Schema: torch/_export/serde/schema.py; docs/export-format.md has the facts.
+// modules called. Schema: torch/_export/serde/schema.py (SCHEMA_VERSION 8.x); what modrec reads of
+// it: docs/pt2.md.
 #pragma once
 #include <cstdint>
 #include <map>

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "run/value_meta.h"
+#include "rundir/run_paths.h"
 #include "tensors/dtype.h"
 #include "tensors/input_manifest.h"
 #include "tensors/write_tensors.h"
@@ -52,7 +53,7 @@ nlohmann::json CaptureSink::non_tensor_values() const {
   return out;
 }
 
-std::string CaptureSink::relative_dir() const { return "tensors/" + label_; }
+std::string CaptureSink::relative_dir() const { return run_paths::tensors_of(label_); }
 
 std::string CaptureSink::file_stem(size_t i) const {
   const std::string capture = capture_name(capture_);
