@@ -39,9 +39,8 @@ struct StepSeries::Row {
   double update_ratio;  // NaN except for update rows
 };
 
-StepSeries::StepSeries(const std::string& dir, const std::string& tensorboard)
-    : dir_(dir), csv_(dir + "/steps.csv"), jsonl_(dir + "/steps.jsonl") {
-  if (!tensorboard.empty()) tensorboard_ = std::make_unique<EventFile>(tensorboard);
+StepSeries::StepSeries(const std::string& dir, EventFile* events)
+    : dir_(dir), csv_(dir + "/steps.csv"), jsonl_(dir + "/steps.jsonl"), tensorboard_(events) {
   csv_ << "step,label,path,type,capture,tensor,name,shape,dtype";
   for (const auto& h : stats_csv_header()) csv_ << "," << h;
   csv_ << ",update_ratio,loss\n";
