@@ -291,8 +291,9 @@ class LogDirectory(TensorBoardCase):
     def test_a_run_name_that_names_no_single_directory(self):
         before = tree(self.dir)
         for name in ("", ".", "..", "a/b", "../a"):
-            _, err = self.record("runs/a", f"--tensorboard-run={name}", code=2)
-            self.assertIn("--tensorboard-run", err)
+            _, err = self.record("runs/a", "--tensorboard-run", name, code=2)
+            self.assertIn(f"the run name '{name}' ", err)
+            self.assertIn("(--tensorboard-run)", err)
             self.assertEqual(tree(self.dir), before, name)
         _, err = run("watch", self.model, "--input", self.path("x.pt"), "--loss", "sum", "--out",
                      self.path("w"), "--tensorboard", self.tb, "--tensorboard-run", "..", code=2)
