@@ -97,6 +97,20 @@ void add_edit_flag(CLI::App& cmd, EditOptions& edits, const InputOptions& inputs
                    "(repeatable)");
 }
 
+void add_tensorboard_flags(CLI::App& cmd, TensorBoardOptions& options, const std::string& each) {
+  auto* log_dir = cmd.add_option("--tensorboard", options.log_dir,
+                                 "also write TensorBoard events into a run of this log directory, "
+                                 "DIR/<--tensorboard-run>, " +
+                                     each);
+  cmd.add_option_function<std::string>(
+         "--tensorboard-run",
+         [&options](const std::string& text) { options.run = RunName::parse(text); },
+         "the run's subdirectory of --tensorboard's log directory (default: --out's name); an "
+         "existing one is refused unless --force, which replaces its event files")
+      ->check(parsed_by(RunName::parse))
+      ->needs(log_dir);
+}
+
 void add_scope_flags(CLI::App& cmd, RunScope& scope) {
   cmd.add_option("--layers", scope.layers,
                  "comma list of selectors: 1-3, all, layer1.0.conv1, type:Conv2d, re:<regex>, "

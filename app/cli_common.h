@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "load/load_options.h"
 #include "model/captures.h"
+#include "tensorboard/tensorboard_options.h"
 #include "util/enum_names.h"
 
 namespace modrec::cli {
@@ -110,6 +111,10 @@ CLI::Option* add_parsed_items(CLI::App& cmd, const std::string& flag, std::vecto
           help)
       ->check(parsed_by(parse));
 }
+
+// --tensorboard DIR and --tensorboard-run NAME (record, watch); `each` says when an event is
+// written and what it holds.
+void add_tensorboard_flags(CLI::App& cmd, TensorBoardOptions& options, const std::string& each);
 
 // --edit SELECTOR=OP, repeatable; the noise seed is --seed's (`inputs`), set once parsed.
 void add_edit_flag(CLI::App& cmd, EditOptions& edits, const InputOptions& inputs);

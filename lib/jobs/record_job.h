@@ -6,6 +6,7 @@
 
 #include "load/load_options.h"
 #include "record/record_options.h"
+#include "tensorboard/tensorboard_options.h"
 
 namespace modrec {
 
@@ -19,7 +20,7 @@ struct RecordJob {
   RecordOptions record;
   std::string out = "modrec-out";
   bool force = false;
-  std::string tensorboard;                            // --tensorboard DIR; empty: none
+  TensorBoardOptions tensorboard;                     // --tensorboard, --tensorboard-run
   RecordFormat format = RecordFormat::text;           // --format
   std::function<void(int done, int total)> progress;  // after each batch
 };

@@ -1,11 +1,11 @@
 #include "jobs/watch_job.h"
 
+#include "jobs/run_outputs.h"
 #include "jobs/session.h"
 #include "rundir/run_paths.h"
 #include "train/step_series.h"
 #include "train/training.h"
 #include "train/watch_manifest.h"
-#include "util/atomic_dir.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt.h"
@@ -19,12 +19,9 @@ WatchOutcome run_watch_job(const WatchJob& job) {
     throw Error(Exit::usage, "watch needs training data", "--input", "give --input FILE");
   std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
   read.push_back({job.train.targets_file, "--targets"});
-  refuse_output_over_inputs({job.out, "--out"}, read);
   refuse_output_over_inputs({job.save_model, "--save-model"}, read);
-  refuse_output_over_inputs({job.tensorboard, "--tensorboard"}, read);
-  refuse_outputs_together({job.tensorboard, "--tensorboard"}, {job.out, "--out"});
   if (!job.save_model.empty()) require_file_output(job.save_model);
-  AtomicDir dir(job.out, job.force);
+  RunOutputs outputs(job.out, job.force, job.tensorboard, read);
   InterruptGuard interrupts;
   ModelOptions model = job.model;
   model.mode = Mode::train;
@@ -38,16 +35,16 @@ WatchOutcome run_watch_job(const WatchJob& job) {
   StepBatches batches(data.inputs, targets, job.train.batch_size, job.train.shuffle);
   TrainOptions train = job.train;
   if (train.steps == 0) train.steps = batches.steps_per_pass();
-  StepSeries series(dir.path(), job.tensorboard);
-  Training training(*session.model, job.record, train, dir.path());
+  StepSeries series(outputs.dir(), outputs.events());
+  Training training(*session.model, job.record, train, outputs.dir());
   const auto stopped = training.run(batches, series, job.progress);
   write_file_atomic(
-      run_paths::manifest(dir.path()),
+      run_paths::manifest(outputs.dir()),
       watch_manifest_json({model, job.inputs, sources, job.record, train, training, stopped})
               .dump(2) +
           "\n");
   if (!stopped && !job.save_model.empty()) session.model->save(job.save_model);
-  dir.commit();
+  outputs.commit();
   return {train.steps, stopped};
 }
 

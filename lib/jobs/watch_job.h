@@ -7,6 +7,7 @@
 
 #include "load/load_options.h"
 #include "record/record_options.h"
+#include "tensorboard/tensorboard_options.h"
 #include "train/train_options.h"
 #include "train/training_stop.h"
 
@@ -20,7 +21,7 @@ struct WatchJob {
   std::string out = "modrec-watch";
   bool force = false;
   std::string save_model;                             // --save-model FILE; empty: not saved
-  std::string tensorboard;                            // --tensorboard DIR; empty: none
+  TensorBoardOptions tensorboard;                     // --tensorboard, --tensorboard-run
   std::function<void(int done, int total)> progress;  // after each step
 };
 

@@ -40,9 +40,11 @@ struct StepSeries::Row {
   double update_ratio;  // NaN except for update rows
 };
 
-StepSeries::StepSeries(const std::string& dir, const std::string& tensorboard)
-    : dir_(dir), csv_(run_paths::steps_csv(dir)), jsonl_(run_paths::steps_jsonl(dir)) {
-  if (!tensorboard.empty()) tensorboard_ = std::make_unique<EventFile>(tensorboard);
+StepSeries::StepSeries(const std::string& dir, EventFile* events)
+    : dir_(dir),
+      csv_(run_paths::steps_csv(dir)),
+      jsonl_(run_paths::steps_jsonl(dir)),
+      tensorboard_(events) {
   csv_ << "step,label,path,type,capture,tensor,name,shape,dtype";
   for (const auto& h : stats_csv_header()) csv_ << "," << h;
   csv_ << ",update_ratio,loss\n";
