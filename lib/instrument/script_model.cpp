@@ -1,5 +1,7 @@
 #include "instrument/script_model.h"
 
+#include <unordered_set>
+
 #include "instrument/fast_paths.h"
 #include "instrument/save_trained.h"
 #include "util/log.h"
@@ -29,8 +31,13 @@ c10::IValue ScriptModel::forward(std::vector<c10::IValue> inputs, CallHooks& hoo
 }
 
 std::vector<at::Tensor> ScriptModel::parameters() const {
-  std::vector<at::Tensor> out;  // slot lists' iterators are not standard ones
-  for (const at::Tensor& p : module_.parameters()) out.push_back(p);
+  // A weight two submodules share (tied embeddings) is an attribute of each, and the slot list
+  // names it once per owner; eager named_parameters() removes the repeats, and an optimizer
+  // handed both would step it twice.
+  std::vector<at::Tensor> out;
+  std::unordered_set<const c10::TensorImpl*> seen;
+  for (const at::Tensor& p : module_.parameters())
+    if (seen.insert(p.unsafeGetTensorImpl()).second) out.push_back(p);
   return out;
 }
 
