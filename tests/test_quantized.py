@@ -228,6 +228,19 @@ class QuantizedModels(unittest.TestCase):
         self.check_errors(report, a, b)
         self.assertEqual(report["first_diverging"]["label"], self.first_beyond(a, b, order))
 
+    def test_diff_torchscript_against_export(self):
+        # The same eager model scripted and exported: every call's values are eager's in both.
+        x = sample("TinyConvNet", "input.pt")
+        pt2 = self.out("TinyConvNet.pt2")
+        model = models.build("TinyConvNet")
+        torch.export.save(torch.export.export(model, (torch.load(x),)), pt2)
+        report = json.loads(run("diff", sample("TinyConvNet"), pt2, "--input", x, "--format",
+                                "json")[0])
+        a, order = eager_calls("TinyConvNet", (torch.load(x),), backward=True)
+        self.check_errors(report, a, a)
+        self.assertEqual({t["label"] for t in report["tensors"]}, set(order))
+        self.assertIsNone(report["first_diverging"])
+
     def test_diff_fp32_against_bf16(self):
         x32 = torch.load(sample("TinyConvNet", "input.pt"))
         x16, bf16 = self.out("x16.pt"), self.out("bf16.pt")
