@@ -255,6 +255,32 @@ class TinyConvNet(nn.Module):
         return self.classifier(torch.flatten(x, 1))
 
 
+class TinyLSTMNet(LSTMNet):
+    """LSTMNet in small: its float Embedding keeps a gradient flowing into the LSTM and Linear
+    once those are quantized; returns (out, (h, c))."""
+
+    def __init__(self) -> None:
+        super().__init__(vocab_size=10, embed_dim=8, hidden_dim=12, num_layers=1)
+
+
+class QuantConvNet(nn.Module):
+    """Conv/ReLU/pool/Linear between QuantStub and DeQuantStub: float as it stands (the stubs pass
+    their input through), statically quantized by _static_int8."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.quant = torch.ao.quantization.QuantStub()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.relu = nn.ReLU()
+        self.pool = nn.AdaptiveAvgPool2d(2)
+        self.fc = nn.Linear(16, 5)
+        self.dequant = torch.ao.quantization.DeQuantStub()
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.pool(self.relu(self.conv(self.quant(x))))
+        return self.dequant(self.fc(torch.flatten(x, 1)))
+
+
 class Twice(nn.Module):
     """Returns one tensor twice, and one that it also uses inside the call."""
 
@@ -432,6 +458,29 @@ def _seeded(cls: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
     return build
 
 
+def _dynamic_int8(build_float: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
+    """The model with its LSTM and Linear layers dynamically quantized to int8 (weights int8,
+    activations quantized on the fly), as torch.ao.quantization.quantize_dynamic makes it."""
+    def build() -> nn.Module:
+        return torch.ao.quantization.quantize_dynamic(build_float().eval(), {nn.LSTM, nn.Linear},
+                                                      dtype=torch.qint8)
+    return build
+
+
+def _static_int8(build_float: Callable[[], nn.Module],
+                 calibration: Callable[[], Tuple[Tensor, ...]]) -> Callable[[], nn.Module]:
+    """Eager static quantization (prepare, one calibration pass, convert) with the default qconfig
+    of the quantized engine in use (fbgemm on x86, qnnpack on ARM)."""
+    def build() -> nn.Module:
+        model = build_float().eval()
+        model.qconfig = torch.ao.quantization.get_default_qconfig(torch.backends.quantized.engine)
+        prepared = torch.ao.quantization.prepare(model)
+        with torch.no_grad():
+            prepared(*calibration())
+        return torch.ao.quantization.convert(prepared)
+    return build
+
+
 def _randn(*shape: int) -> Callable[[], Tuple[Tensor, ...]]:
     def make() -> Tuple[Tensor, ...]:
         return (torch.randn(*shape, generator=torch.Generator().manual_seed(SEED)),)
@@ -447,6 +496,11 @@ def _inputs(*makers: Callable[[], Tuple[Tensor, ...]]) -> Callable[[], Tuple[Ten
 def _tokens() -> Tuple[Tensor, ...]:
     gen = torch.Generator().manual_seed(SEED)
     return (torch.randint(0, 20, (1, 100), generator=gen),)
+
+
+def _small_tokens() -> Tuple[Tensor, ...]:
+    gen = torch.Generator().manual_seed(SEED)
+    return (torch.randint(0, 10, (6, 2), generator=gen),)
 
 
 def _torchvision(arch: str) -> Callable[[], nn.Module]:
@@ -479,6 +533,13 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "ArgsNet": (_seeded(ArgsNet), _randn(5, 3, 8, 8)),
     "CountingNet": (_seeded(CountingNet), _randn(6, 4)),
     "ViTTinyEncoder": (_seeded(ViTTinyEncoder), _randn(8, 64, 192)),
+    # quantized models (tests/test_quantized.py): int8 next to the float model they come from
+    "TinyLSTMNet": (_seeded(TinyLSTMNet), _small_tokens),
+    "TinyLSTMNetInt8": (_dynamic_int8(_seeded(TinyLSTMNet)), _small_tokens),
+    "SeqClassifierInt8": (_dynamic_int8(_seeded(SeqClassifier)), _randn(3, 5, 8)),
+    "QuantConvNet": (_seeded(QuantConvNet), _randn(2, 3, 8, 8)),
+    "QuantConvNetInt8": (_static_int8(_seeded(QuantConvNet), _randn(2, 3, 8, 8)),
+                         _randn(2, 3, 8, 8)),
 }
 
 # Built at test time only (large files, never committed).
@@ -505,10 +566,11 @@ EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {
 LARGE_MODELS: List[str] = ["LSTMNet"]
 
 # Small, but made at test time only (tests/test_attention.py, tests/test_graph.py,
-# tests/test_flops.py), never
-# committed to samples/.
+# tests/test_flops.py, tests/test_quantized.py), never committed to samples/.
 TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet",
-                               "MatmulAttentionNet", "ArgsNet", "CountingNet", "ViTTinyEncoder"]
+                               "MatmulAttentionNet", "ArgsNet", "CountingNet", "ViTTinyEncoder",
+                               "TinyLSTMNet", "TinyLSTMNetInt8", "SeqClassifierInt8",
+                               "QuantConvNet", "QuantConvNetInt8"]
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:

@@ -491,8 +491,9 @@ class RecordCapture(CallCapture):
             return t
         routed = t.clone()
 
-        def keep(grad: Tensor) -> None:
-            store[slot] = grad.detach().clone()
+        def keep(grad: Optional[Tensor]) -> None:
+            if grad is not None:  # None: what an operator without a derivative passes back
+                store[slot] = grad.detach().clone()
         routed.register_hook(keep)
         return routed
 

@@ -1,10 +1,13 @@
 #include "record/recording.h"
 
 #include <filesystem>
+#include <optional>
+#include <set>
 
 #include "run/backward.h"
 #include "record/pass/batch_file.h"
 #include "record/pass/call_selection.h"
+#include "record/pass/no_derivative.h"
 #include "record/pass/recorder.h"
 #include "record/output/batch_events.h"
 #include "record/output/run_files.h"
@@ -16,6 +19,7 @@
 #include "util/log.h"
 #include "util/remove_tree.h"
 #include "util/stopwatch.h"
+#include "util/text.h"
 
 namespace modrec {
 // One batch's forward and backward; what it captured waits here until merged. Never moves: the
@@ -143,9 +147,14 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
       [&selection](int call, int module) { return selection(call, module); },
       edits_.empty() ? nullptr : &edits_);
   if (rows.defined()) pass->recorder->keep_rows(rows, batch_samples(batch));
+  const bool backward = backward_ || options_.backward;
+  std::optional<NoDerivativeOps> no_derivative;
+  if (backward && (captures_.grad_output || captures_.grad_input)) no_derivative.emplace();
   c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
   validate_layers(*pass);
+  if (no_derivative) pass->recorder->refuse_blocked(*no_derivative, first_output(output));
+  no_derivative.reset();
   if (backward_)
     backward_(output);
   else if (options_.backward)
@@ -153,6 +162,27 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
   throw_if_interrupted();
   return pass;
 }
+
+namespace {
+
+// One warning for every gradient refused (recorder.h, refuse_blocked), naming the operators.
+void warn_no_gradient(const std::vector<LayerRecording>& layers) {
+  std::set<std::string> ops;
+  size_t refused = 0;
+  for (const auto& layer : layers)
+    for (const auto& c : layer.captures)
+      for (const NoGradient& g : c.sink.no_gradient()) {
+        ops.insert(g.through.begin(), g.through.end());
+        ++refused;
+      }
+  if (ops.empty()) return;
+  log::warn("no gradient flows back through ",
+            join(std::vector<std::string>(ops.begin(), ops.end()), ", "),
+            " (no derivative in LibTorch): ", refused, refused == 1 ? " gradient" : " gradients",
+            " not recorded, listed under no_gradient in manifest.json and stats.json");
+}
+
+}  // namespace
 
 // An unknown label is found once the first pass has shown every call.
 void Recording::validate_layers(const Pass& pass) {
@@ -171,6 +201,7 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
   write_file_atomic(run_paths::stats_csv(dir_), stats_csv(layers));
   if (kept_.empty() && options_.when.kind != When::Kind::always)
     log::warn("--when ", options_.when.text, " kept no batch: nothing was recorded");
+  warn_no_gradient(layers);
   const std::string manifest =
       manifest_json({model, inputs, batches, options_, kept_, first_nonfinite_, layers}).dump(2) +
       "\n";
