@@ -73,7 +73,8 @@ class NodeOwners:
         self.marks = []  # (sequence number, innermost open path or None), ascending
 
     def _mark(self):
-        seq = torch.empty(0, requires_grad=True).view(0).grad_fn._sequence_nr()
+        with torch.enable_grad():  # a module entered inside a no_grad block marks too
+            seq = torch.empty(0, requires_grad=True).view(0).grad_fn._sequence_nr()
         self.marks.append((seq, self.open[-1] if self.open else None))
 
     def _pre(self, module, args):

@@ -5,6 +5,7 @@
 // in eager PyTorch, not arguments), in the order first used; its outputs are the values its nodes
 // produce that are used outside it, in the order produced.
 #pragma once
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,12 @@ struct CallPlan {
 };
 
 CallPlan plan_calls(const Program& program, const ModuleTree& tree);
+
+// The calls a higher-order operator's subgraph makes when it runs inside the calls that
+// `base` (the operator's node's stack) names: those are its call 0, the rest start and end in it.
+// `attributes` are its inputs bound to parameters, buffers and constants.
+CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
+                       const std::vector<StackEntry>& base, const ModuleTree& tree);
 
 // The names of the graph values an Argument union refers to (as_tensor, as_tensors,
 // as_optional_tensors, as_optional_tensor, as_sym_int's as_name, ...), in order.
