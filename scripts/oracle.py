@@ -490,7 +490,8 @@ class RecordCapture(CallCapture):
 
     @staticmethod
     def _hooked_clone(t: Tensor, store: List[Optional[Tensor]], slot: int) -> Tensor:
-        if not t.requires_grad:
+        # Under no_grad no gradient flows; register_full_backward_hook skips there too.
+        if not t.requires_grad or not torch.is_grad_enabled():
             return t
         routed = t.clone()
 

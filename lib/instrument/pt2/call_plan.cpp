@@ -105,9 +105,16 @@ class FlowPass {
 
   void node(size_t index, const Node& node, const std::vector<int>& chain) {
     for (const NodeArg& arg : node.inputs)
-      for (const std::string& name : value_names(arg.value)) use(name, chain);
+      for (const std::string& name : value_names(arg.value)) {
+        const std::string from = source(name, chain);
+        if (from != name) plan_.sources[index][name] = from;
+        use(from, chain);
+      }
     for (const json& out : node.outputs)
       for (const std::string& name : value_names(out)) produced_[name] = {index, chain};
+    if (node.target.starts_with("torch.ops.aten.to.") && node.outputs.size() == 1 &&
+        !node.inputs.empty() && node.inputs[0].value.contains("as_tensor"))
+      same_as_[value_names(node.outputs[0]).at(0)] = value_names(node.inputs[0].value).at(0);
   }
 
   // The graph's outputs: `user` ones are call 0's (forward's result).
@@ -130,6 +137,17 @@ class FlowPass {
  private:
   // `name` used by a node running in the calls `chain`: an input of each of them that did not
   // produce it, an output of each call that produced it and is not in `chain`.
+  // An aten.to that was a no-op when traced (x.to(float32) of a float32 x: an RMSNorm's) gave
+  // back x itself, and the tracer bound later uses of x to its result: used outside the call
+  // that made it, it is x, as eager's caller sees it, and no output of that call.
+  std::string source(const std::string& name, const std::vector<int>& chain) const {
+    auto alias = same_as_.find(name);
+    if (alias == same_as_.end()) return name;
+    const std::vector<int>& made_in = produced_.at(name).second;
+    if (made_in.empty() || contains(chain, made_in.back())) return name;
+    return source(alias->second, chain);
+  }
+
   void use(const std::string& name, const std::vector<int>& chain) {
     if (attributes_.count(name)) return;
     auto it = produced_.find(name);
@@ -144,6 +162,7 @@ class FlowPass {
   CallPlan& plan_;
   const std::set<std::string>& attributes_;  // graph inputs: parameters, buffers, constants
   std::map<std::string, std::pair<size_t, std::vector<int>>> produced_;  // node, its calls
+  std::map<std::string, std::string> same_as_;  // an aten.to's result -> its input
 };
 
 }  // namespace
@@ -163,6 +182,7 @@ CallPlan plan_nodes(const std::vector<Node>& nodes, const std::set<std::string>&
   std::vector<std::vector<int>> chains;
   for (size_t i = 0; i < nodes.size(); ++i) chains.push_back(walker.step(i, nodes[i].module_stack));
   CallPlan plan = walker.finish(nodes.size());
+  plan.sources.resize(nodes.size());
   FlowPass flow(attributes, plan);
   for (size_t i = 0; i < nodes.size(); ++i) flow.node(i, nodes[i], chains[i]);
   outputs(flow);

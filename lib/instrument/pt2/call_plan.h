@@ -5,6 +5,7 @@
 // in eager PyTorch, not arguments), in the order first used; its outputs are the values its nodes
 // produce that are used outside it, in the order produced.
 #pragma once
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct CallPlan {
   // then those that start, outermost first. The root's call spans the whole graph.
   std::vector<std::vector<int>> leave_before;
   std::vector<std::vector<int>> enter_before;
+  // Per node: values it reads under another name (an aten.to that was a no-op when traced is its
+  // input outside the call that made it).
+  std::vector<std::map<std::string, std::string>> sources;
 };
 
 CallPlan plan_calls(const Program& program, const ModuleTree& tree);

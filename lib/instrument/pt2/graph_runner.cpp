@@ -124,7 +124,7 @@ class GraphRun {
       if (i == n) break;
       const Node& node = (*graph_.nodes)[i];
       try {
-        run_node(node, graph_.steps[i]);
+        run_node(node, graph_.steps[i], graph_.plan.sources[i]);
       } catch (const Error&) {
         throw;  // a subgraph's node, named already
       } catch (const pt2::UnsupportedArgument& e) {
@@ -170,8 +170,12 @@ class GraphRun {
   }
 
  private:
-  void run_node(const Node& node, const Step& step) {
-    const pt2::ValueLookup lookup = [this](const std::string& name) { return value(name); };
+  void run_node(const Node& node, const Step& step,
+                const std::map<std::string, std::string>& sources) {
+    const pt2::ValueLookup lookup = [&](const std::string& name) {
+      auto from = sources.find(name);
+      return value(from == sources.end() ? name : from->second);
+    };
     std::vector<c10::IValue> results;
     if (step.op) {
       std::vector<c10::IValue> args;
