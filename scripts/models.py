@@ -449,6 +449,93 @@ def _branch_inputs() -> Tuple[Tensor, ...]:
     return (torch.randint(0, 10, (5,), generator=gen), torch.randn(5, 3, generator=gen))
 
 
+# --- torch.export only: higher-order operators, Hugging Face decoders -------
+
+class NoGradBlockNet(nn.Module):
+    """A torch.no_grad() block between two layers (export: wrap_with_set_grad_enabled): `a`
+    gets no gradient through `b`'s branch, only through the skip around it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+        self.c = nn.Linear(4, 3)
+
+    def forward(self, x: Tensor) -> Tensor:
+        y = self.a(x)
+        with torch.no_grad():
+            z = self.b(y) * 2
+        return self.c(y + z)
+
+
+class AutocastBlockNet(nn.Module):
+    """A bfloat16 torch.autocast block on the CPU (export: wrap_with_autocast)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(4, 8)
+        self.b = nn.Linear(8, 3)
+
+    def forward(self, x: Tensor) -> Tensor:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            y = torch.relu(self.a(x))
+        return self.b(y.float())
+
+
+class CondNet(nn.Module):
+    """torch.cond on the input's sum, each branch calling other submodules. Eager forward hooks
+    cannot run inside torch.cond, so eager PyTorch takes Python's `if` (the same branch); only
+    export sees torch.cond. Exported strict: non-strict export writes no nn_module_stack in cond's
+    branches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.br = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4))
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if torch.compiler.is_exporting():
+            y = torch.cond(x.sum() > 0, self.a, self.br, (x,))
+        else:
+            y = self.a(x) if x.sum() > 0 else self.br(x)
+        return self.head(y)
+
+
+class HFDecoder(nn.Module):
+    """A random-weight Hugging Face decoder LLM (transformers 5) returning its logits, tiny unless
+    `sizes` override its config: its rotary embedding runs under @torch.no_grad() (export:
+    wrap_with_set_grad_enabled)."""
+
+    def __init__(self, arch: str, **sizes: int) -> None:
+        super().__init__()
+        import transformers  # only needed for these models
+        common = dict(vocab_size=64, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+                      num_attention_heads=2, max_position_embeddings=256, use_cache=False)
+        if arch != "GPTNeoX":
+            common["num_key_value_heads"] = 1
+        if arch == "Gemma":
+            common["head_dim"] = 8
+        config = getattr(transformers, arch + "Config")(**{**common, **sizes})
+        self.model = getattr(transformers, arch + "ForCausalLM")(config)
+
+    def forward(self, ids: Tensor) -> Tensor:
+        return self.model(input_ids=ids).logits
+
+
+def _hf_decoder(arch: str) -> Callable[[], nn.Module]:
+    def build() -> nn.Module:
+        torch.manual_seed(SEED)
+        return HFDecoder(arch)
+    return build
+
+
+def _tokens_of(*shape: int) -> Callable[[], Tuple[Tensor, ...]]:
+    def make() -> Tuple[Tensor, ...]:
+        return (torch.randint(0, 64, shape, generator=torch.Generator().manual_seed(SEED)),)
+    return make
+
+
 # --- registry ----------------------------------------------------------------
 
 def _seeded(cls: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
@@ -553,6 +640,15 @@ TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[
     "swin_t": (_torchvision("swin_t"), _randn(1, 3, 64, 64)),
 }
 
+# torch.export only (they do not script), made at test time (tests/test_pt2_hop.py).
+EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]] = {
+    "NoGradBlockNet": (_seeded(NoGradBlockNet), _randn(3, 4)),
+    "AutocastBlockNet": (_seeded(AutocastBlockNet), _randn(3, 4)),
+    "CondNet": (_seeded(CondNet), _randn(3, 4)),
+    **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
+                                                                "GPTNeoX")},
+}
+
 # Keyword arguments a model's forward needs besides its example inputs (ArgsNet's required size).
 EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {"ArgsNet": {"size": [2, 2]}}
 
@@ -574,7 +670,7 @@ TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchN
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:
-    return {**MODELS, **TORCHVISION_MODELS}
+    return {**MODELS, **TORCHVISION_MODELS, **EXPORT_MODELS}
 
 
 def build(name: str) -> nn.Module:

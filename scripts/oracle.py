@@ -354,7 +354,10 @@ def totals(rows: List[Row], inputs: Tuple[Any, ...]) -> Dict[str, int]:
 
 def load_model(name: str, weights: Optional[str], train: bool) -> nn.Module:
     model = models.build(name)
-    if weights:
+    if weights and weights.endswith(".pt2"):
+        # torch.export archives keep the eager state_dict keys too (non-persistent buffers aside).
+        model.load_state_dict(torch.export.load(weights).state_dict)
+    elif weights:
         # Scripted modules keep the eager state_dict keys; strict catches drift.
         model.load_state_dict(torch.jit.load(weights, map_location="cpu").state_dict())
     return model.train(train)
@@ -487,7 +490,8 @@ class RecordCapture(CallCapture):
 
     @staticmethod
     def _hooked_clone(t: Tensor, store: List[Optional[Tensor]], slot: int) -> Tensor:
-        if not t.requires_grad:
+        # Under no_grad no gradient flows; register_full_backward_hook skips there too.
+        if not t.requires_grad or not torch.is_grad_enabled():
             return t
         routed = t.clone()
 

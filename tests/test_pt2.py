@@ -249,18 +249,6 @@ class BadArchives(unittest.TestCase):
         self.assertEqual(len(err.strip().splitlines()), 1, err)
         self.assertIn(path, err)
 
-    def test_unsupported_operator_is_exit_3_naming_node_and_op(self):
-        class Cond(torch.nn.Module):
-            def forward(self, x):
-                return torch.cond(x.sum() > 0, lambda t: t + 1, lambda t: t - 1, (x,))
-
-        path = os.path.join(OUT, "cond.pt2")
-        torch.export.save(torch.export.export(Cond(), (torch.ones(2),)), path)
-        x = os.path.join(OUT, "ones2.pt")
-        torch.save(torch.ones(2), x)
-        err = run("summary", path, "--input", x, code=3)[1]
-        self.assertIn("cannot run node cond (torch.ops.higher_order.cond)", err)
-
 
 if __name__ == "__main__":
     main()

@@ -1,5 +1,7 @@
 #include "record/pass/recorder.h"
 
+#include <c10/core/GradMode.h>
+
 #include "record/pass/gradient_hook.h"
 #include "run/value_meta.h"
 
@@ -134,9 +136,10 @@ void Recorder::refuse_blocked(NoDerivativeOps& ops, const at::Tensor& root) {
 
 // Only reached with InstrumentOptions::route_tensor_args. The clone separates this call's use of
 // x from x's other consumers, so its gradient is the module-local one Python's hooks report.
+// Under no_grad (a torch.export no_grad subgraph) no gradient flows, and Python's hooks skip.
 at::Tensor Recorder::route(int, size_t argno, const at::Tensor& x) {
   CapturedCall* call = open_.empty() ? nullptr : open_.back();
-  if (!call || !captures_.grad_input || !x.requires_grad()) return x;
+  if (!call || !captures_.grad_input || !x.requires_grad() || !at::GradMode::is_enabled()) return x;
   at::Tensor routed = x.clone();
   hook(routed, call->grad_input, argno);
   return routed;
@@ -166,7 +169,7 @@ c10::IValue Recorder::route_outputs(CapturedCall& call, const c10::IValue& outpu
   size_t slot = 0;
   return map_tensors(output, [&](const at::Tensor& t) {
     const size_t i = slot++;
-    if (!t.requires_grad()) return t;
+    if (!t.requires_grad() || !at::GradMode::is_enabled()) return t;
     const bool keep = !repeated && unconsumed_since(t, call.started);
     at::Tensor routed = keep ? t : t.clone();
     hook(routed, call.grad_output, i);
