@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include <cstdlib>
+#include <sstream>
 
 #include "util/error.h"
 
@@ -15,6 +16,7 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option("--model", flag, "TorchScript file or .pt2 archive, when not given positionally");
   add_mode_flag(cmd, mode);
   add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
+  add_load_library_flag(cmd, libraries);
   add_input_flags(cmd, inputs);
 }
 
@@ -27,7 +29,25 @@ void ModelFlags::resolve(ModelOptions& options) const {
                 "MODREC_MODEL");
   options.mode = mode;
   options.device = device;
+  options.libraries = load_libraries(libraries);
   options.threads = threads_flag();
+}
+
+void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries) {
+  cmd.add_option("--load-library", libraries,
+                 "a shared library that registers operators the model calls (TORCH_LIBRARY), "
+                 "loaded as torch.ops.load_library does; repeatable; else $MODREC_LOAD_LIBRARY "
+                 "(':'-separated)");
+}
+
+std::vector<std::string> load_libraries(const std::vector<std::string>& flags) {
+  const char* env = std::getenv("MODREC_LOAD_LIBRARY");
+  if (!flags.empty() || !env) return flags;
+  std::vector<std::string> paths;
+  std::istringstream text(env);
+  for (std::string path; std::getline(text, path, ':');)
+    if (!path.empty()) paths.push_back(path);
+  return paths;
 }
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs) {

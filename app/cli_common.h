@@ -17,9 +17,11 @@
 
 namespace modrec::cli {
 
-// MODEL positional, --model, $MODREC_MODEL (in that order of precedence), --mode, --device.
+// MODEL positional, --model, $MODREC_MODEL (in that order of precedence), --mode, --device,
+// --load-library (else $MODREC_LOAD_LIBRARY).
 struct ModelFlags {
   std::string positional, flag;
+  std::vector<std::string> libraries;
   Mode mode = Mode::eval;
   Device device = Device::cpu;
   // Also adds the input flags (add_input_flags).
@@ -29,6 +31,10 @@ struct ModelFlags {
 };
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs);
+// --load-library PATH, repeatable.
+void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries);
+// The libraries to load: the flags' paths, else those of $MODREC_LOAD_LIBRARY (':'-separated).
+std::vector<std::string> load_libraries(const std::vector<std::string>& flags);
 // --mode eval|train; `when` says when it applies, for commands whose model is optional.
 void add_mode_flag(CLI::App& cmd, Mode& mode, const std::string& when = "");
 // --shard K/N (record, check MODEL, watch).

@@ -31,6 +31,7 @@ Command add_check(CLI::App& app) {
              "when RUN_DIR is a model: split the input along dim 0 and stream it");
   add_edit_flag(*cmd, job->record.record.edits, job->record.inputs);
   add_mode_flag(*cmd, job->record.model.mode, "when RUN_DIR is a model");
+  add_load_library_flag(*cmd, job->record.model.libraries);
   cmd->add_flag("--no-nan,!--allow-nan", r.no_nan, "a NaN value is a violation (default on)");
   cmd->add_flag("--no-inf,!--allow-inf", r.no_inf, "a +/-Inf value is a violation (default on)");
   add_number(*cmd, "--max-abs", r.max_abs, 0.0, kMaxReal, "violation when abs_max > X");
@@ -43,6 +44,7 @@ Command add_check(CLI::App& app) {
                   "table, json or markdown (default table)");
   return {cmd, [job] {
             job->record.model.threads = threads_flag();
+            job->record.model.libraries = load_libraries(job->record.model.libraries);
             return run_check_job(*job, std::cout);
           }};
 }

@@ -7,6 +7,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "load/torch_warnings.h"
 #include "load/version.h"
 #include "util/error.h"
 #include "util/interrupt.h"
@@ -102,6 +103,7 @@ int run(int argc, char** argv) {
     return usage_error(e, app);
   }
   setup_logging(g);
+  modrec::log_torch_warnings();
   try {
     for (const auto& command : commands)
       if (command.app->parsed()) return command.run();

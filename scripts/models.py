@@ -590,12 +590,48 @@ def _small_tokens() -> Tuple[Tensor, ...]:
     return (torch.randint(0, 10, (6, 2), generator=gen),)
 
 
+def _bfloat16(build: Callable[[], nn.Module],
+              inputs: Callable[[], Tuple[Tensor, ...]]) -> Tuple[Callable[[], nn.Module],
+                                                                  Callable[[], Tuple[Tensor, ...]]]:
+    """A model and its inputs in bfloat16 (weights, buffers and activations)."""
+    return (lambda: build().to(torch.bfloat16),
+            lambda: tuple(t.to(torch.bfloat16) for t in inputs()))
+
+
 def _torchvision(arch: str) -> Callable[[], nn.Module]:
     def build() -> nn.Module:
         import torchvision  # only needed for these models
         torch.manual_seed(SEED)
         return getattr(torchvision.models, arch)(weights=None)
     return build
+
+
+def _detector(arch: str, kwargs: Callable[[], Dict[str, object]]) -> Callable[[], nn.Module]:
+    """A torchvision detector, untrained (weights=None, weights_backbone=None): scripted, its
+    forward(images: List[Tensor]) returns (losses, detections: List[Dict[str, Tensor]]) and calls
+    torchvision::nms (and roi_align, the R-CNNs)."""
+    def build() -> nn.Module:
+        from torchvision.models import detection  # only needed for these models
+        torch.manual_seed(SEED)
+        return getattr(detection, arch)(weights=None, weights_backbone=None, **kwargs())
+    return build
+
+
+def _small_fasterrcnn() -> nn.Module:
+    """Faster R-CNN's box head shrunk from 1024 features (12.5M parameters) to 32, 3 classes,
+    images resized to 64: the same operators and structure, a small file and a fast pass."""
+    from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
+    model = _detector("fasterrcnn_mobilenet_v3_large_320_fpn",
+                      lambda: {"num_classes": 3, "min_size": 64, "max_size": 64})()
+    model.roi_heads.box_head = TwoMLPHead(256 * 7 * 7, 32)
+    model.roi_heads.box_predictor = FastRCNNPredictor(32, 3)
+    return model
+
+
+def _images() -> Tuple[List[Tensor]]:
+    """One forward argument: a list of two images of different sizes (a detector's input)."""
+    gen = torch.Generator().manual_seed(SEED)
+    return ([torch.rand(3, 48, 64, generator=gen), torch.rand(3, 40, 40, generator=gen)],)
 
 
 # name -> (builder, example inputs as a tuple of forward arguments)
@@ -627,6 +663,7 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "QuantConvNet": (_seeded(QuantConvNet), _randn(2, 3, 8, 8)),
     "QuantConvNetInt8": (_static_int8(_seeded(QuantConvNet), _randn(2, 3, 8, 8)),
                          _randn(2, 3, 8, 8)),
+    "TinyConvNetBf16": _bfloat16(_seeded(TinyConvNet), _randn(2, 3, 16, 16)),
 }
 
 # Built at test time only (large files, never committed).
@@ -638,6 +675,11 @@ TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[
     # attention models: nn.MultiheadAttention in encoder blocks; shifted-window attention
     "vit_b_16": (_torchvision("vit_b_16"), _randn(1, 3, 224, 224)),
     "swin_t": (_torchvision("swin_t"), _randn(1, 3, 64, 64)),
+    # detectors: forward(images: List[Tensor]), torchvision's operator library
+    "fasterrcnn_mobilenet_v3_large_320_fpn": (
+        _small_fasterrcnn, _images),
+    "ssdlite320_mobilenet_v3_large": (
+        _detector("ssdlite320_mobilenet_v3_large", lambda: {"num_classes": 3}), _images),
 }
 
 # torch.export only (they do not script), made at test time (tests/test_pt2_hop.py).
@@ -648,6 +690,11 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
                                                                 "GPTNeoX")},
 }
+
+# Models whose one forward argument is a list of tensors: an input file holding a list is that
+# argument whole (modrec binds it to forward's List[Tensor]), not one argument per item.
+LIST_INPUT_MODELS: List[str] = ["fasterrcnn_mobilenet_v3_large_320_fpn",
+                                "ssdlite320_mobilenet_v3_large"]
 
 # Keyword arguments a model's forward needs besides its example inputs (ArgsNet's required size).
 EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {"ArgsNet": {"size": [2, 2]}}
@@ -666,7 +713,7 @@ LARGE_MODELS: List[str] = ["LSTMNet"]
 TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet",
                                "MatmulAttentionNet", "ArgsNet", "CountingNet", "ViTTinyEncoder",
                                "TinyLSTMNet", "TinyLSTMNetInt8", "SeqClassifierInt8",
-                               "QuantConvNet", "QuantConvNetInt8"]
+                               "QuantConvNet", "QuantConvNetInt8", "TinyConvNetBf16"]
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:

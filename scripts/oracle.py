@@ -364,11 +364,13 @@ def load_model(name: str, weights: Optional[str], train: bool) -> nn.Module:
 
 
 def load_inputs(name: str, files: Optional[List[str]]) -> Tuple[Any, ...]:
-    """Forward arguments: one file holding a tuple/list spreads into several."""
+    """Forward arguments: one file holding a tuple/list spreads into several, except a list given
+    to a model whose forward takes a List[Tensor] (models.LIST_INPUT_MODELS)."""
     if not files:
         return models.example_inputs(name)
     values = [load_value(f) for f in files]
-    if len(values) == 1 and isinstance(values[0], (tuple, list)):
+    spreads = (tuple,) if name in models.LIST_INPUT_MODELS else (tuple, list)
+    if len(values) == 1 and isinstance(values[0], spreads):
         return tuple(values[0])
     return tuple(values)
 

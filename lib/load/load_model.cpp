@@ -3,10 +3,12 @@
 #include <caffe2/serialize/inline_container.h>
 #include <torch/script.h>
 
+#include <optional>
 #include <regex>
 
 #include "load/archive.h"
 #include "load/file_kind.h"
+#include "load/operator_libraries.h"
 #include "load/version.h"
 #include "util/error.h"
 
@@ -33,19 +35,48 @@ void verify_compressed(const Archive& archive) {
   }
 }
 
-// A file from a newer PyTorch can call an operator this LibTorch does not have: only a modrec
-// built on a LibTorch that has it can run the model.
+// The operator a model calls that no registered library has: "torchvision::nms" from LibTorch's
+// "Unknown builtin op: torchvision::nms."; empty for other failures.
+std::string missing_operator(const std::string& why) {
+  std::smatch op;
+  if (!std::regex_search(why, op, std::regex("Unknown builtin op: ([A-Za-z0-9_:.]*[A-Za-z0-9_])")))
+    return "";
+  return op.str(1);
+}
+
+std::string namespace_of(const std::string& op) { return op.substr(0, op.find("::")); }
+
+// An operator of a namespace registered (LibTorch's own, or a loaded library's) is one a newer
+// release has; one of another namespace comes from an operator library that was not loaded.
 Error cannot_load(const std::string& path, const std::string& why) {
   const std::string newer =
       "use a modrec built on a newer LibTorch (this one is built on " + libtorch_version() + ")";
-  std::smatch op;
-  if (std::regex_search(why, op, std::regex("Unknown builtin op: ([A-Za-z0-9_:.]*[A-Za-z0-9_])")))
+  const std::string op = missing_operator(why);
+  if (op.empty())
+    return Error(Exit::bad_input, "model file cannot be loaded: " + first_line(why), path,
+                 "if it was saved by a newer PyTorch, " + newer);
+  const std::string ns = namespace_of(op);
+  if (!namespace_registered(ns))
     return Error(Exit::bad_input,
-                 "model file needs the operator " + op.str(1) + ", which LibTorch " +
-                     libtorch_version() + " does not have",
-                 path, newer);
-  return Error(Exit::bad_input, "model file cannot be loaded: " + first_line(why), path,
-               "if it was saved by a newer PyTorch, " + newer);
+                 "model file needs the operator " + op + " of namespace " + ns +
+                     ", which neither LibTorch nor a loaded operator library provides",
+                 path, namespace_hint(ns));
+  return Error(Exit::bad_input,
+               "model file needs the operator " + op + ", which LibTorch " + libtorch_version() +
+                   " does not have",
+               path, newer);
+}
+
+// torch::jit::load, or nullopt and the reason it failed in `why`.
+std::optional<torch::jit::Module> try_load(const std::string& path, std::string& why) {
+  try {
+    return torch::jit::load(path, torch::kCPU);
+  } catch (const c10::Error& e) {
+    why = e.what_without_backtrace();
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -59,13 +90,16 @@ torch::jit::Module load_model(const std::string& path) {
   archive.verify_crc();
   try {
     verify_compressed(archive);
-    return torch::jit::load(path, torch::kCPU);
   } catch (const c10::Error& e) {
     throw cannot_load(path, e.what_without_backtrace());
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw cannot_load(path, e.what());
+  }
+  // An operator of a namespace LibTorch lacks: the torch environment's library that provides it
+  // (torchvision's) is loaded, once per namespace, and the load tried again.
+  std::string why;
+  for (;;) {
+    if (auto module = try_load(path, why)) return std::move(*module);
+    const std::string op = missing_operator(why);
+    if (op.empty() || !load_namespace_library(namespace_of(op))) throw cannot_load(path, why);
   }
 }
 

@@ -32,6 +32,9 @@ Size nested_size(const c10::IValue& v) {
     auto dict = v.toGenericDict();
     return dict.empty() ? Size{} : nested_size(dict.begin()->value());
   }
+  // torchinfo sizes an object by its `tensors` attribute (torchvision's ImageList)
+  if (v.isObject() && v.toObjectRef().type()->hasAttribute("tensors"))
+    return nested_size(v.toObjectRef().getAttr("tensors"));
   return {};
 }
 
