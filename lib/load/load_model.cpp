@@ -3,6 +3,9 @@
 #include <caffe2/serialize/inline_container.h>
 #include <torch/script.h>
 
+#include <algorithm>
+#include <iterator>
+#include <map>
 #include <regex>
 
 #include "load/archive.h"
@@ -20,8 +23,7 @@ namespace {
 // LibTorch allocates it (a tiny file could otherwise ask for gigabytes).
 constexpr uint64_t kMaxDeflateRatio = 1032;
 
-void verify_compressed(const Archive& archive) {
-  caffe2::serialize::PyTorchStreamReader reader(archive.path());
+void verify_compressed(const Archive& archive, caffe2::serialize::PyTorchStreamReader& reader) {
   for (const auto& e : archive.entries()) {
     if (e.stored()) continue;
     if (e.size > kMaxDeflateRatio * e.stored_size + 64)
@@ -32,6 +34,51 @@ void verify_compressed(const Archive& archive) {
     archive.check_crc(e, data.get(), size);
   }
 }
+
+// A tensor's bytes in a TorchScript archive: <archive>/data/<storage key>.
+bool is_data_record(const ArchiveEntry& e) {
+  const size_t slash = e.name.find('/');
+  return slash != std::string::npos && e.name.compare(slash + 1, 5, "data/") == 0;
+}
+
+// LibTorch's zip reader reads through this rather than opening the file again: from the
+// Archive's open file, the directory from the bytes read when it was opened. With Weights::meta
+// a read of a data record (miniz reads a stored entry's bytes in one call) fills nothing:
+// LibTorch's unpickler moves the storage to the meta device at once, never looking at its bytes.
+class ArchiveAdapter final : public caffe2::serialize::ReadAdapterInterface {
+ public:
+  ArchiveAdapter(std::shared_ptr<const Archive> archive, Weights weights)
+      : archive_(std::move(archive)) {
+    if (weights == Weights::meta)
+      for (const auto& e : archive_->entries())
+        if (e.stored() && is_data_record(e)) unread_.emplace(e.offset, e.size);
+  }
+  size_t size() const override { return archive_->file_size(); }
+  // Errors are short reads here: miniz, a C library, cannot pass an exception on; LibTorch then
+  // throws its own, which cannot_load words.
+  size_t read(uint64_t pos, void* buf, size_t n, const char* /*what*/) const override {
+    if (pos >= size()) return 0;
+    n = static_cast<size_t>(std::min<uint64_t>(n, size() - pos));
+    if (is_unread(pos, n)) return n;
+    try {
+      archive_->read_at(pos, buf, n);
+      return n;
+    } catch (const Error&) {
+      return 0;
+    }
+  }
+
+ private:
+  bool is_unread(uint64_t pos, size_t n) const {
+    auto after = unread_.upper_bound(pos);
+    if (after == unread_.begin()) return false;
+    const auto& [offset, size] = *std::prev(after);
+    return pos + n <= offset + size;
+  }
+
+  std::shared_ptr<const Archive> archive_;
+  std::map<uint64_t, uint64_t> unread_;  // data records not read: offset -> size
+};
 
 // A file from a newer PyTorch can call an operator this LibTorch does not have: only a modrec
 // built on a LibTorch that has it can run the model.
@@ -50,16 +97,17 @@ Error cannot_load(const std::string& path, const std::string& why) {
 
 }  // namespace
 
-torch::jit::Module load_model(const std::string& path) {
-  FileInfo info = inspect_file(path);
-  if (info.kind != FileKind::torchscript)
-    throw Error(Exit::bad_input, "model file " + describe(info), path, model_hint(info.kind));
+torch::jit::Module load_model(const std::string& path, const FileInfo& file, Weights weights) {
+  if (file.kind != FileKind::torchscript)
+    throw Error(Exit::bad_input, "model file " + describe(file), path, model_hint(file.kind));
   // LibTorch itself loads an archive with damaged weight bytes silently.
-  Archive archive = Archive::open(path);
-  archive.verify_crc();
+  file.archive->verify_crc(weights == Weights::meta ? is_data_record : nullptr);
   try {
-    verify_compressed(archive);
-    return torch::jit::load(path, torch::kCPU);
+    auto adapter = std::make_shared<ArchiveAdapter>(file.archive, weights);
+    caffe2::serialize::PyTorchStreamReader reader(adapter);
+    verify_compressed(*file.archive, reader);
+    if (weights == Weights::meta) return torch::jit::load(adapter, at::Device(at::kMeta));
+    return torch::jit::load(adapter, torch::kCPU);
   } catch (const c10::Error& e) {
     throw cannot_load(path, e.what_without_backtrace());
   } catch (const Error&) {
@@ -67,6 +115,10 @@ torch::jit::Module load_model(const std::string& path) {
   } catch (const std::exception& e) {
     throw cannot_load(path, e.what());
   }
+}
+
+torch::jit::Module load_model(const std::string& path) {
+  return load_model(path, inspect_file(path), Weights::read);
 }
 
 }  // namespace modrec
