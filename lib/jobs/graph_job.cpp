@@ -44,13 +44,10 @@ void write(const Graph& graph, const GraphJob& job, std::ostream& out) {
 void run_graph_job(const GraphJob& job, std::ostream& out) {
   validate_graph_depth(job.depth);
   Stopwatch clock;
-  // The data flow needs shapes, not values: the weights stay unread.
-  Session session = open_session(job.model, job.inputs, {}, Weights::meta);
+  Session session = open_session(job.model, job.inputs);
   log::debug("timing: load ", log::seconds(clock.lap()), " s");
   const ModuleTree& tree = session.model->tree();
-  const auto [trace, flow] =
-      job.inputs.given() ? pass_on_shapes(session, job.model, [&] { return traced(session); })
-                         : static_structure(session);
+  const auto [trace, flow] = job.inputs.given() ? traced(session) : static_structure(session);
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
   const Graph graph = build_graph(tree, trace, flow, job.depth);
   log::debug("graph: ", graph.nodes.size(), " nodes, ", graph.clusters.size(), " clusters, ",

@@ -9,7 +9,6 @@
 #include "run/meta_kernels.h"
 #include "tensors/forward_schema.h"
 #include "util/error.h"
-#include "util/log.h"
 
 namespace modrec {
 namespace {
@@ -52,9 +51,7 @@ std::vector<c10::IValue> Session::whole_inputs(int64_t* bytes) const {
   return values;
 }
 
-void Session::read_weights(const ModelOptions& options, const Error& why) {
-  log::warn(options.path, ": the pass on the meta device (shapes without weights) failed (",
-            first_line(why.what()), ", at ", why.where(), "): running it on the weights");
+void Session::read_weights(const ModelOptions& options) {
   model = open_model(options.path, file, Weights::read, instrument);
   device = torch_device(options.device);
   place(*model, device, options);

@@ -8,6 +8,7 @@
 #include "record/record_options.h"
 #include "tensors/input_batches.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/path_overlap.h"
 
 namespace modrec {
@@ -20,9 +21,9 @@ struct Session {
   FileInfo file;                 // the model file as opened: read_weights reads on through it
   InstrumentOptions instrument;  // as the model was opened with
 
-  // The model again, its weights read, on `options`' device, in its mode, after `why` (a pass on
-  // the meta device failed), said on stderr.
-  void read_weights(const ModelOptions& options, const Error& why);
+  // The model again, its weights read, on `options`' device, in its mode (after a pass on the
+  // meta device failed).
+  void read_weights(const ModelOptions& options);
 
   // The run's batches over the inputs (--batch-size, --shard); `targets` one row per sample.
   InputBatches batches(const InputOptions& options, int64_t batch_size,
@@ -37,21 +38,24 @@ struct Session {
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
                      const InstrumentOptions& instrument = {}, Weights weights = Weights::read);
 
-// A pass that needs shapes only (summary, graph) on a session opened with Weights::meta runs on
-// the meta device: no weight read, no value computed. An operator without a meta kernel, or a
-// graph that needs a value (.item(), a branch on a tensor), fails there; the session then reads
-// its weights, says so, and `pass` runs again.
+// A pass that needs shapes only (summary's) on a session opened with Weights::meta runs on the
+// meta device: no weight read, no value computed. An operator without a meta kernel, or a graph
+// that needs a value (.item(), a branch on a tensor), fails there; the session then reads its
+// weights and `pass` runs again, saying so when it succeeds (when it fails too, its own error is
+// the one line).
 template <class Pass>
 auto pass_on_shapes(Session& session, const ModelOptions& model, Pass&& pass) -> decltype(pass()) {
-  if (session.device.is_meta()) {
-    try {
-      return pass();
-    } catch (const Error& e) {
-      if (e.code() != Exit::model_failed) throw;
-      session.read_weights(model, e);
-    }
+  if (!session.device.is_meta()) return pass();
+  try {
+    return pass();
+  } catch (const Error& e) {
+    if (e.code() != Exit::model_failed) throw;
+    session.read_weights(model);
+    auto result = pass();
+    log::warn(model.path, ": the pass on the meta device (shapes without weights) failed (",
+              first_line(e.what()), ", at ", e.where(), "): it ran on the weights");
+    return result;
   }
-  return pass();
 }
 
 // The files a run of the model reads, with their flags: the model, --input sources, and the

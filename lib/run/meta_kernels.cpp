@@ -25,12 +25,24 @@ std::vector<int64_t> per_dim(IntArrayRef values, size_t dims) {
 Tensor convolution_meta(const Tensor& input, const Tensor& weight, const OptionalTensor& /*bias*/,
                         IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
                         bool transposed, IntArrayRef output_padding, int64_t groups) {
+  // What the CPU kernel refuses, the meta kernel refuses: a wrong input is the model's failure.
+  TORCH_CHECK(input.dim() == weight.dim() && input.dim() >= 3, "convolution of a ", input.dim(),
+              "-d input with a ", weight.dim(), "-d weight");
+  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "Input type (", input.scalar_type(),
+              ") and weight type (", weight.scalar_type(), ") should be the same");
+  const int64_t channels = transposed ? weight.size(0) : weight.size(1) * groups;
+  TORCH_CHECK(input.size(1) == channels, "Given groups=", groups, ", weight of size ",
+              weight.sizes(), ", expected input", input.sizes(), " to have ", channels,
+              " channels, but got ", input.size(1), " channels instead");
   const size_t dims = static_cast<size_t>(input.dim()) - 2;
   const auto s = per_dim(stride, dims), p = per_dim(padding, dims), d = per_dim(dilation, dims);
   std::vector<int64_t> shape =
       transposed ? at::native::conv_input_size(input.sizes(), weight.sizes(), p,
                                                per_dim(output_padding, dims), s, d, groups)
                  : at::native::conv_output_size(input.sizes(), weight.sizes(), p, s, d);
+  for (const int64_t size : shape)
+    TORCH_CHECK(size > 0, "Calculated output size ", IntArrayRef(shape), " is too small for input",
+                input.sizes());
   return at::empty(shape, input.options());
 }
 
