@@ -6,7 +6,8 @@
 # Builds modrec and plain_libtorch in Release into DIR (default build-bench), writes the scripted
 # torchvision resnet18/resnet50 with random weights into DIR/models if missing (section 9 exports
 # resnet18.pt2 there from resnet18.pt), then runs the measurements and prints the report. Takes
-# ~5-10 minutes on 2 cores.
+# ~5-10 minutes on 2 cores. `--only big` measures summary on big checkpoints it writes into
+# DIR/models-big (~8.4 GB; scripts/bench/big_summary.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/torch_env.sh
@@ -27,7 +28,8 @@ if ((do_build)); then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release $(torch_cmake_args) >/dev/null
   cmake --build "$build" --target modrec plain_libtorch stats_throughput -j"$(nproc)"
 fi
-if [[ ! -f "$build/models/resnet50.pt" || ! -f "$build/models/resnet18.pt" ]]; then
+if [[ " ${passthrough[*]:-} " != *" big "* ]] &&
+  [[ ! -f "$build/models/resnet50.pt" || ! -f "$build/models/resnet18.pt" ]]; then
   "$MODREC_PYTHON" scripts/make_samples.py --out "$build/models" --only resnet50 resnet18 \
     --torchvision
 fi
