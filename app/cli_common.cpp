@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include <cstdlib>
+#include <sstream>
 
 #include "util/error.h"
 
@@ -10,10 +11,12 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   // Named MODEL, not model: CLI11 2.4 and later refuse a positional whose name equals a long
   // flag's (--model) with OptionAlreadyAdded at start-up.
   cmd.add_option("MODEL", positional,
-                 "TorchScript file (torch.jit.save); or --model, $MODREC_MODEL");
-  cmd.add_option("--model", flag, "TorchScript file, when not given positionally");
+                 "TorchScript file (torch.jit.save) or torch.export archive (.pt2, "
+                 "torch.export.save); or --model, $MODREC_MODEL");
+  cmd.add_option("--model", flag, "TorchScript file or .pt2 archive, when not given positionally");
   add_mode_flag(cmd, mode);
   add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
+  add_load_library_flag(cmd, libraries);
   add_input_flags(cmd, inputs);
 }
 
@@ -22,10 +25,29 @@ void ModelFlags::resolve(ModelOptions& options) const {
   options.path = !positional.empty() ? positional : !flag.empty() ? flag : env ? env : "";
   if (options.path.empty())
     throw Error(Exit::usage, "no model given", "MODEL",
-                "pass a TorchScript file, e.g. modrec summary model.pt, or set MODREC_MODEL");
+                "pass a TorchScript file or a .pt2 archive, e.g. modrec summary model.pt, or set "
+                "MODREC_MODEL");
   options.mode = mode;
   options.device = device;
+  options.libraries = load_libraries(libraries);
   options.threads = threads_flag();
+}
+
+void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries) {
+  cmd.add_option("--load-library", libraries,
+                 "a shared library that registers operators the model calls (TORCH_LIBRARY), "
+                 "loaded as torch.ops.load_library does; repeatable; else $MODREC_LOAD_LIBRARY "
+                 "(':'-separated)");
+}
+
+std::vector<std::string> load_libraries(const std::vector<std::string>& flags) {
+  const char* env = std::getenv("MODREC_LOAD_LIBRARY");
+  if (!flags.empty() || !env) return flags;
+  std::vector<std::string> paths;
+  std::istringstream text(env);
+  for (std::string path; std::getline(text, path, ':');)
+    if (!path.empty()) paths.push_back(path);
+  return paths;
 }
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
@@ -93,6 +115,20 @@ void add_edit_flag(CLI::App& cmd, EditOptions& edits, const InputOptions& inputs
                    "rewrite the selected calls' outputs as the model runs, SELECTOR=OP with OP "
                    "zero, scale:K, add:K, clamp:LO:HI, noise:SIGMA, replace:FILE or keep:I,J,... "
                    "(repeatable)");
+}
+
+void add_tensorboard_flags(CLI::App& cmd, TensorBoardOptions& options, const std::string& each) {
+  auto* log_dir = cmd.add_option("--tensorboard", options.log_dir,
+                                 "also write TensorBoard events into a run of this log directory, "
+                                 "DIR/<--tensorboard-run>, " +
+                                     each);
+  cmd.add_option_function<std::string>(
+         "--tensorboard-run",
+         [&options](const std::string& text) { options.run = RunName::parse(text); },
+         "the run's subdirectory of --tensorboard's log directory (default: --out's name); an "
+         "existing one is refused unless --force, which replaces its event files")
+      ->check(parsed_by(RunName::parse))
+      ->needs(log_dir);
 }
 
 void add_scope_flags(CLI::App& cmd, RunScope& scope) {

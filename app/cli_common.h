@@ -12,13 +12,16 @@
 #include "util/error.h"
 #include "load/load_options.h"
 #include "model/captures.h"
+#include "tensorboard/tensorboard_options.h"
 #include "util/enum_names.h"
 
 namespace modrec::cli {
 
-// MODEL positional, --model, $MODREC_MODEL (in that order of precedence), --mode, --device.
+// MODEL positional, --model, $MODREC_MODEL (in that order of precedence), --mode, --device,
+// --load-library (else $MODREC_LOAD_LIBRARY).
 struct ModelFlags {
   std::string positional, flag;
+  std::vector<std::string> libraries;
   Mode mode = Mode::eval;
   Device device = Device::cpu;
   // Also adds the input flags (add_input_flags).
@@ -28,6 +31,10 @@ struct ModelFlags {
 };
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs);
+// --load-library PATH, repeatable.
+void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries);
+// The libraries to load: the flags' paths, else those of $MODREC_LOAD_LIBRARY (':'-separated).
+std::vector<std::string> load_libraries(const std::vector<std::string>& flags);
 // --mode eval|train; `when` says when it applies, for commands whose model is optional.
 void add_mode_flag(CLI::App& cmd, Mode& mode, const std::string& when = "");
 // --shard K/N (record, check MODEL, watch).
@@ -110,6 +117,10 @@ CLI::Option* add_parsed_items(CLI::App& cmd, const std::string& flag, std::vecto
           help)
       ->check(parsed_by(parse));
 }
+
+// --tensorboard DIR and --tensorboard-run NAME (record, watch); `each` says when an event is
+// written and what it holds.
+void add_tensorboard_flags(CLI::App& cmd, TensorBoardOptions& options, const std::string& each);
 
 // --edit SELECTOR=OP, repeatable; the noise seed is --seed's (`inputs`), set once parsed.
 void add_edit_flag(CLI::App& cmd, EditOptions& edits, const InputOptions& inputs);

@@ -13,6 +13,7 @@ Command add_check(CLI::App& app) {
       "Examples:\n"
       "  modrec check modrec-out\n"
       "  modrec check model.pt --input x.pt --layers all --max-abs 1e4\n"
+      "  modrec check model.pt2 --input x.pt --layers all --max-abs 1e4   # a .pt2 archive\n"
       "  modrec check model.pt --input x.pt --arg mode=max --max-abs 1e4\n"
       "  modrec check model.pt --input x.pt --edit layer2=scale:100 --max-abs 1e4\n"
       "  modrec check modrec-out --max-abs 1e4 --min-std 1e-6 --captures grad_output\n"
@@ -21,8 +22,8 @@ Command add_check(CLI::App& app) {
   auto job = std::make_shared<CheckJob>();
   auto& r = job->rules;
   cmd->add_option("RUN_DIR", job->run_dir,
-                  "a directory written by modrec record; or a model, recorded first (statistics "
-                  "only) with --input/--input-size")
+                  "a directory written by modrec record; or a model (TorchScript or .pt2), "
+                  "recorded first (statistics only) with --input/--input-size")
       ->required();
   add_input_flags(*cmd, job->record.inputs);
   add_shard_flag(*cmd, job->record.inputs);
@@ -30,6 +31,7 @@ Command add_check(CLI::App& app) {
              "when RUN_DIR is a model: split the input along dim 0 and stream it");
   add_edit_flag(*cmd, job->record.record.edits, job->record.inputs);
   add_mode_flag(*cmd, job->record.model.mode, "when RUN_DIR is a model");
+  add_load_library_flag(*cmd, job->record.model.libraries);
   cmd->add_flag("--no-nan,!--allow-nan", r.no_nan, "a NaN value is a violation (default on)");
   cmd->add_flag("--no-inf,!--allow-inf", r.no_inf, "a +/-Inf value is a violation (default on)");
   add_number(*cmd, "--max-abs", r.max_abs, 0.0, kMaxReal, "violation when abs_max > X");
@@ -42,6 +44,7 @@ Command add_check(CLI::App& app) {
                   "table, json or markdown (default table)");
   return {cmd, [job] {
             job->record.model.threads = threads_flag();
+            job->record.model.libraries = load_libraries(job->record.model.libraries);
             return run_check_job(*job, std::cout);
           }};
 }

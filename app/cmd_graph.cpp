@@ -14,6 +14,7 @@ Command add_graph(CLI::App& app) {
       "  modrec graph model.pt --input-size 1x3x224x224 --depth 2 --format svg > model.svg\n"
       "  modrec graph model.pt --input x.pt --params | dot -Tpng -o model.png\n"
       "  modrec graph model.pt --input x.pt --format json | jq -c '.edges[]'\n"
+      "  modrec graph model.pt2 --input x.pt --depth 2     # a torch.export archive\n"
       "  modrec graph model.pt --input x.pt --arg num_steps=4 --arg size=[2,3]\n"
       "Without an input: the static call structure, its calls chained in static order (dashed).");
   auto job = std::make_shared<GraphJob>();

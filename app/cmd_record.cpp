@@ -14,6 +14,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
   cmd->footer(
       "Examples:\n"
       "  modrec record model.pt --input x.pt --layers 1-3 --out run\n"
+      "  modrec record model.pt2 --input x.pt --layers all --out run   # a torch.export archive\n"
       "  modrec record model.pt --input-size 8x3x224x224 --layers type:Conv2d --save none\n"
       "  modrec record model.pt --input x.pt --layers all --capture input,output,grad_input \\\n"
       "      --batch-size 4 --save npy --out run --force\n"
@@ -21,7 +22,8 @@ Command add_record(CLI::App& app, const bool& quiet) {
       "  modrec record model.pt --input x.pt --layers all --edit 2-3=zero --out ablated\n"
       "  modrec record model.pt --input x.pt --batch-size 8 --layers all --when nonfinite --out "
       "nan\n"
-      "  modrec record model.pt --input x.pt --batch-size 8 --layers all --tensorboard tb\n"
+      "  modrec record model.pt --input x.pt --batch-size 8 --layers all --out runs/a \\\n"
+      "      --tensorboard tb   (TensorBoard's run tb/a; --tensorboard-run NAME names it)\n"
       "  modrec record model.pt --input x.pt --input mask=m.pt --arg mode=max --layers all "
       "--out run");
   auto job = std::make_shared<RecordJob>();
@@ -51,10 +53,12 @@ Command add_record(CLI::App& app, const bool& quiet) {
   add_enum_option(*cmd, "--reduce", r.reduce, reduce_names(),
                   "none, sum or mean over samples (default none)");
   cmd->add_option("--out", job->out, "output directory (default modrec-out)");
-  cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
-  cmd->add_option("--tensorboard", job->tensorboard,
-                  "also write a TensorBoard event file there, batch by batch: each recorded "
-                  "capture's std, abs_max, mean, non-finite count and histogram");
+  cmd->add_flag("--force", job->force,
+                "replace an existing output directory, and the --tensorboard run's event files, "
+                "once complete");
+  add_tensorboard_flags(*cmd, job->tensorboard,
+                        "batch by batch: each recorded capture's std, abs_max, mean, non-finite "
+                        "count and histogram");
   add_enum_option(*cmd, "--format", job->format, record_format_names(),
                   "text or json (json prints the manifest to stdout)");
   return {cmd, [job, model, &quiet] {

@@ -41,10 +41,14 @@ Command add_watch(CLI::App& app, const bool& quiet) {
       "run\n"
       "  modrec watch model.pt --input x.pt --loss mean --batch-size 16 --out run\n"
       "      (SGD at lr 0.01, one pass over the input, every layer's statistics)\n"
+      "  modrec watch model.pt2 --input x.pt --loss mean --out run   # exported in train mode\n"
       "  modrec watch model.pt --input x.pt --input mask=m.pt --arg dropout=0.1 --loss mean --out "
       "run\n"
       "  modrec watch model.pt --input x.pt --loss mean --optimizer adam --lr 1e-3 --steps 20 \\\n"
-      "      --layers type:Linear --capture param,update --out run --save-model trained.pt");
+      "      --layers type:Linear --capture param,update --out run --save-model trained.pt\n"
+      "  modrec watch model.pt --input x.pt --loss mean --lr 0.1 --out runs/a --tensorboard tb\n"
+      "  modrec watch model.pt --input x.pt --loss mean --lr 0.01 --out runs/b --tensorboard tb\n"
+      "      (TensorBoard's runs tb/a and tb/b: tensorboard --logdir tb shows them side by side)");
   auto job = std::make_shared<WatchJob>();
   auto model = std::make_shared<ModelFlags>();
   model->add(*cmd, job->inputs);
@@ -74,13 +78,14 @@ Command add_watch(CLI::App& app, const bool& quiet) {
       "a new order of the samples each pass, from this seed (default: in order)");
   add_number(*cmd, "--every", t.every, int64_t{1}, kMaxCount, "record every K-th step (default 1)");
   cmd->add_option("--out", job->out, "output directory (default modrec-watch)");
-  cmd->add_flag("--force", job->force, "replace an existing output directory once complete");
+  cmd->add_flag("--force", job->force,
+                "replace an existing output directory, and the --tensorboard run's event files, "
+                "once complete");
   cmd->add_option("--save-model", job->save_model,
-                  "write the trained model (torch.jit.load reads it)");
-  cmd->add_option("--tensorboard", job->tensorboard,
-                  "also write a TensorBoard event file there, step by step: the loss, and each "
-                  "recorded capture's std, abs_max, mean, non-finite count (update_ratio) and "
-                  "histogram");
+                  "write the trained model (torch.jit.load reads it; TorchScript models only, not a .pt2)");
+  add_tensorboard_flags(*cmd, job->tensorboard,
+                        "step by step: the loss, and each recorded capture's std, abs_max, mean, "
+                        "non-finite count (update_ratio) and histogram");
   return {cmd, [job, model, &quiet] {
             model->resolve(job->model);
             job->progress = progress_bar(quiet);

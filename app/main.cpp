@@ -7,6 +7,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "load/torch_warnings.h"
 #include "load/version.h"
 #include "util/error.h"
 #include "util/interrupt.h"
@@ -50,9 +51,9 @@ int usage_error(const CLI::ParseError& e, const CLI::App& app) {
 }
 
 // Ends the process without the static destructors. LibTorch's (operator registries and the like)
-// take time and page in code and data at exit, which made the end of a run its peak RSS (README,
-// Performance). By now every file modrec writes is closed; the streams are flushed here. Sanitizer
-// builds exit normally, for LeakSanitizer's report at exit.
+// take time and page in code and data at exit, which made the end of a run its peak RSS
+// (docs/design-notes.md). By now every file modrec writes is closed; the streams are flushed here.
+// Sanitizer builds exit normally, for LeakSanitizer's report at exit.
 [[noreturn]] void exit_now(int code) {
   modrec::log::flush();
   std::cout.flush();
@@ -67,8 +68,8 @@ int usage_error(const CLI::ParseError& e, const CLI::App& app) {
 
 int run(int argc, char** argv) {
   CLI::App app{
-      "modrec: look inside TorchScript models: layer tables, recorded activations and "
-      "gradients, CI checks",
+      "modrec: look inside TorchScript models and torch.export archives (.pt2): layer tables, "
+      "recorded activations and gradients, CI checks",
       "modrec"};
   // A callback: asking LibTorch whether CUDA is usable is only for --version.
   app.set_version_flag("--version", [] { return modrec::version_line(); });
@@ -102,6 +103,7 @@ int run(int argc, char** argv) {
     return usage_error(e, app);
   }
   setup_logging(g);
+  modrec::log_torch_warnings();
   try {
     for (const auto& command : commands)
       if (command.app->parsed()) return command.run();

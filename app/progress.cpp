@@ -21,10 +21,13 @@ std::function<void(int, int)> progress_bar(bool quiet) {
   };
 }
 
-void suggest_viewers(bool quiet, const std::string& run_dir, const std::string& tensorboard_dir) {
+void suggest_viewers(bool quiet, const std::string& run_dir,
+                     const TensorBoardOptions& tensorboard) {
   if (quiet || !isatty(STDERR_FILENO)) return;
   log::info("open it with: modrec report ", run_dir,
-            tensorboard_dir.empty() ? "" : "; tensorboard --logdir " + tensorboard_dir);
+            tensorboard.given() ? "; tensorboard --logdir " + tensorboard.log_dir + " (run " +
+                                      tensorboard.run_name(run_dir).str() + ")"
+                                : "");
 }
 
 }  // namespace modrec::cli

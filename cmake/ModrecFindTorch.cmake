@@ -7,7 +7,7 @@
 # ("A.B.C", without the local part such as +cu130).
 
 # The torch releases modrec builds against: from MIN (older ones lack the APIs it uses) to
-# TESTED, the newest built and tested (README, "LibTorch versions"); a newer one gets a warning.
+# TESTED, the newest built and tested (docs/development.md, "LibTorch versions"); a newer one gets a warning.
 set(MODREC_TORCH_MIN 2.11)
 set(MODREC_TORCH_TESTED 2.15)
 

@@ -3,8 +3,8 @@
 #
 # Why: glibc's malloc serves a pass's tensors from its heap once its mmap threshold has grown, and
 # the heap fragments across passes, so the peak RSS grew with the number of batches. tcmalloc's
-# size classes do not, and passes ran as fast or faster (bench.sh: peak RSS; README's
-# Performance). Not under the sanitizers, which bring their own allocator; without
+# size classes do not, and passes ran as fast or faster (bench.sh: peak RSS; docs/design-notes.md,
+# Peak RSS). Not under the sanitizers, which bring their own allocator; without
 # the library (the GPU machine's offline build) the system's malloc stays.
 option(MODREC_TCMALLOC "Link modrec with tcmalloc when it is found" ON)
 find_library(MODREC_TCMALLOC_LIBRARY tcmalloc_minimal)

@@ -2,7 +2,7 @@
 # modrec's own headers) use LibTorch's headers precompiled once for the whole build.
 #
 # Why: those headers are parsed in every such translation unit, the larger part of its compile
-# time (README, Development). The precompiled header is built once (modrec_torch_pch) and loaded by
+# time (docs/development.md). The precompiled header is built once (modrec_torch_pch) and loaded by
 # each; a unit that does not include LibTorch is left without it, since loading it (hundreds of MB
 # with debug info) costs more than it saves there.
 # GCC uses it only where the flags match those it was built with, so the torch stages must add

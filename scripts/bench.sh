@@ -5,9 +5,10 @@
 #
 # Builds modrec and plain_libtorch in Release into DIR (default build-bench), writes the scripted
 # torchvision resnet18/resnet50 with random weights into DIR/models if missing (section 9 exports
-# resnet18.pt2 there from resnet18.pt), then runs the measurements and prints the report. Takes
-# ~5-10 minutes on 2 cores. `--only big` measures summary on big checkpoints it writes into
-# DIR/models-big (~8.4 GB; scripts/bench/big_summary.py).
+# resnet18.pt2 there from resnet18.pt, section 10 a Llama-shaped llama.pt2), then runs the
+# measurements and prints the report. Takes ~5-10 minutes on 2 cores, and section 10 (`--only
+# llm` runs it alone) about as long again. `--only big` measures summary on big checkpoints it
+# writes into DIR/models-big (~8.4 GB; scripts/bench/big_summary.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/torch_env.sh

@@ -70,14 +70,17 @@ class NodeOwners:
     def __init__(self, model):
         self.paths = {m: p for p, m in model.named_modules()}
         self.open = []
+        self.called = set()
         self.marks = []  # (sequence number, innermost open path or None), ascending
 
     def _mark(self):
-        seq = torch.empty(0, requires_grad=True).view(0).grad_fn._sequence_nr()
+        with torch.enable_grad():  # a module entered inside a no_grad block marks too
+            seq = torch.empty(0, requires_grad=True).view(0).grad_fn._sequence_nr()
         self.marks.append((seq, self.open[-1] if self.open else None))
 
     def _pre(self, module, args):
         self.open.append(self.paths[module])
+        self.called.add(self.paths[module])
         self._mark()
 
     def _post(self, module, args, out):
@@ -98,7 +101,8 @@ class NodeOwners:
         if node is None:
             paths = ancestors(self.open[-1]) if self.open else [""]
         else:
-            paths = ancestors(self.owner(node._sequence_nr()))
+            # the owner's called ancestors: a container never called (a ModuleList) has no call
+            paths = [p for p in ancestors(self.owner(node._sequence_nr())) if p in self.called]
         return {"Global", *paths}
 
     def __enter__(self):

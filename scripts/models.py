@@ -255,6 +255,32 @@ class TinyConvNet(nn.Module):
         return self.classifier(torch.flatten(x, 1))
 
 
+class TinyLSTMNet(LSTMNet):
+    """LSTMNet in small: its float Embedding keeps a gradient flowing into the LSTM and Linear
+    once those are quantized; returns (out, (h, c))."""
+
+    def __init__(self) -> None:
+        super().__init__(vocab_size=10, embed_dim=8, hidden_dim=12, num_layers=1)
+
+
+class QuantConvNet(nn.Module):
+    """Conv/ReLU/pool/Linear between QuantStub and DeQuantStub: float as it stands (the stubs pass
+    their input through), statically quantized by _static_int8."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.quant = torch.ao.quantization.QuantStub()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.relu = nn.ReLU()
+        self.pool = nn.AdaptiveAvgPool2d(2)
+        self.fc = nn.Linear(16, 5)
+        self.dequant = torch.ao.quantization.DeQuantStub()
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.pool(self.relu(self.conv(self.quant(x))))
+        return self.dequant(self.fc(torch.flatten(x, 1)))
+
+
 class Twice(nn.Module):
     """Returns one tensor twice, and one that it also uses inside the call."""
 
@@ -423,12 +449,122 @@ def _branch_inputs() -> Tuple[Tensor, ...]:
     return (torch.randint(0, 10, (5,), generator=gen), torch.randn(5, 3, generator=gen))
 
 
+# --- torch.export only: higher-order operators, Hugging Face decoders -------
+
+class NoGradBlockNet(nn.Module):
+    """A torch.no_grad() block between two layers (export: wrap_with_set_grad_enabled): `a`
+    gets no gradient through `b`'s branch, only through the skip around it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+        self.c = nn.Linear(4, 3)
+
+    def forward(self, x: Tensor) -> Tensor:
+        y = self.a(x)
+        with torch.no_grad():
+            z = self.b(y) * 2
+        return self.c(y + z)
+
+
+class AutocastBlockNet(nn.Module):
+    """A bfloat16 torch.autocast block on the CPU (export: wrap_with_autocast)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(4, 8)
+        self.b = nn.Linear(8, 3)
+
+    def forward(self, x: Tensor) -> Tensor:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            y = torch.relu(self.a(x))
+        return self.b(y.float())
+
+
+class CondNet(nn.Module):
+    """torch.cond on the input's sum, each branch calling other submodules. Eager forward hooks
+    cannot run inside torch.cond, so eager PyTorch takes Python's `if` (the same branch); only
+    export sees torch.cond. Exported strict: non-strict export writes no nn_module_stack in cond's
+    branches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.br = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4))
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if torch.compiler.is_exporting():
+            y = torch.cond(x.sum() > 0, self.a, self.br, (x,))
+        else:
+            y = self.a(x) if x.sum() > 0 else self.br(x)
+        return self.head(y)
+
+
+class HFDecoder(nn.Module):
+    """A random-weight Hugging Face decoder LLM (transformers 5) returning its logits, tiny unless
+    `sizes` override its config: its rotary embedding runs under @torch.no_grad() (export:
+    wrap_with_set_grad_enabled)."""
+
+    def __init__(self, arch: str, **sizes: int) -> None:
+        super().__init__()
+        import transformers  # only needed for these models
+        common = dict(vocab_size=64, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+                      num_attention_heads=2, max_position_embeddings=256, use_cache=False)
+        if arch != "GPTNeoX":
+            common["num_key_value_heads"] = 1
+        if arch == "Gemma":
+            common["head_dim"] = 8
+        config = getattr(transformers, arch + "Config")(**{**common, **sizes})
+        self.model = getattr(transformers, arch + "ForCausalLM")(config)
+
+    def forward(self, ids: Tensor) -> Tensor:
+        return self.model(input_ids=ids).logits
+
+
+def _hf_decoder(arch: str) -> Callable[[], nn.Module]:
+    def build() -> nn.Module:
+        torch.manual_seed(SEED)
+        return HFDecoder(arch)
+    return build
+
+
+def _tokens_of(*shape: int) -> Callable[[], Tuple[Tensor, ...]]:
+    def make() -> Tuple[Tensor, ...]:
+        return (torch.randint(0, 64, shape, generator=torch.Generator().manual_seed(SEED)),)
+    return make
+
+
 # --- registry ----------------------------------------------------------------
 
 def _seeded(cls: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
     def build() -> nn.Module:
         torch.manual_seed(SEED)
         return cls()
+    return build
+
+
+def _dynamic_int8(build_float: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
+    """The model with its LSTM and Linear layers dynamically quantized to int8 (weights int8,
+    activations quantized on the fly), as torch.ao.quantization.quantize_dynamic makes it."""
+    def build() -> nn.Module:
+        return torch.ao.quantization.quantize_dynamic(build_float().eval(), {nn.LSTM, nn.Linear},
+                                                      dtype=torch.qint8)
+    return build
+
+
+def _static_int8(build_float: Callable[[], nn.Module],
+                 calibration: Callable[[], Tuple[Tensor, ...]]) -> Callable[[], nn.Module]:
+    """Eager static quantization (prepare, one calibration pass, convert) with the default qconfig
+    of the quantized engine in use (fbgemm on x86, qnnpack on ARM)."""
+    def build() -> nn.Module:
+        model = build_float().eval()
+        model.qconfig = torch.ao.quantization.get_default_qconfig(torch.backends.quantized.engine)
+        prepared = torch.ao.quantization.prepare(model)
+        with torch.no_grad():
+            prepared(*calibration())
+        return torch.ao.quantization.convert(prepared)
     return build
 
 
@@ -449,12 +585,53 @@ def _tokens() -> Tuple[Tensor, ...]:
     return (torch.randint(0, 20, (1, 100), generator=gen),)
 
 
+def _small_tokens() -> Tuple[Tensor, ...]:
+    gen = torch.Generator().manual_seed(SEED)
+    return (torch.randint(0, 10, (6, 2), generator=gen),)
+
+
+def _bfloat16(build: Callable[[], nn.Module],
+              inputs: Callable[[], Tuple[Tensor, ...]]) -> Tuple[Callable[[], nn.Module],
+                                                                  Callable[[], Tuple[Tensor, ...]]]:
+    """A model and its inputs in bfloat16 (weights, buffers and activations)."""
+    return (lambda: build().to(torch.bfloat16),
+            lambda: tuple(t.to(torch.bfloat16) for t in inputs()))
+
+
 def _torchvision(arch: str) -> Callable[[], nn.Module]:
     def build() -> nn.Module:
         import torchvision  # only needed for these models
         torch.manual_seed(SEED)
         return getattr(torchvision.models, arch)(weights=None)
     return build
+
+
+def _detector(arch: str, kwargs: Callable[[], Dict[str, object]]) -> Callable[[], nn.Module]:
+    """A torchvision detector, untrained (weights=None, weights_backbone=None): scripted, its
+    forward(images: List[Tensor]) returns (losses, detections: List[Dict[str, Tensor]]) and calls
+    torchvision::nms (and roi_align, the R-CNNs)."""
+    def build() -> nn.Module:
+        from torchvision.models import detection  # only needed for these models
+        torch.manual_seed(SEED)
+        return getattr(detection, arch)(weights=None, weights_backbone=None, **kwargs())
+    return build
+
+
+def _small_fasterrcnn() -> nn.Module:
+    """Faster R-CNN's box head shrunk from 1024 features (12.5M parameters) to 32, 3 classes,
+    images resized to 64: the same operators and structure, a small file and a fast pass."""
+    from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
+    model = _detector("fasterrcnn_mobilenet_v3_large_320_fpn",
+                      lambda: {"num_classes": 3, "min_size": 64, "max_size": 64})()
+    model.roi_heads.box_head = TwoMLPHead(256 * 7 * 7, 32)
+    model.roi_heads.box_predictor = FastRCNNPredictor(32, 3)
+    return model
+
+
+def _images() -> Tuple[List[Tensor]]:
+    """One forward argument: a list of two images of different sizes (a detector's input)."""
+    gen = torch.Generator().manual_seed(SEED)
+    return ([torch.rand(3, 48, 64, generator=gen), torch.rand(3, 40, 40, generator=gen)],)
 
 
 # name -> (builder, example inputs as a tuple of forward arguments)
@@ -479,6 +656,14 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "ArgsNet": (_seeded(ArgsNet), _randn(5, 3, 8, 8)),
     "CountingNet": (_seeded(CountingNet), _randn(6, 4)),
     "ViTTinyEncoder": (_seeded(ViTTinyEncoder), _randn(8, 64, 192)),
+    # quantized models (tests/test_quantized.py): int8 next to the float model they come from
+    "TinyLSTMNet": (_seeded(TinyLSTMNet), _small_tokens),
+    "TinyLSTMNetInt8": (_dynamic_int8(_seeded(TinyLSTMNet)), _small_tokens),
+    "SeqClassifierInt8": (_dynamic_int8(_seeded(SeqClassifier)), _randn(3, 5, 8)),
+    "QuantConvNet": (_seeded(QuantConvNet), _randn(2, 3, 8, 8)),
+    "QuantConvNetInt8": (_static_int8(_seeded(QuantConvNet), _randn(2, 3, 8, 8)),
+                         _randn(2, 3, 8, 8)),
+    "TinyConvNetBf16": _bfloat16(_seeded(TinyConvNet), _randn(2, 3, 16, 16)),
 }
 
 # Built at test time only (large files, never committed).
@@ -490,7 +675,26 @@ TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[
     # attention models: nn.MultiheadAttention in encoder blocks; shifted-window attention
     "vit_b_16": (_torchvision("vit_b_16"), _randn(1, 3, 224, 224)),
     "swin_t": (_torchvision("swin_t"), _randn(1, 3, 64, 64)),
+    # detectors: forward(images: List[Tensor]), torchvision's operator library
+    "fasterrcnn_mobilenet_v3_large_320_fpn": (
+        _small_fasterrcnn, _images),
+    "ssdlite320_mobilenet_v3_large": (
+        _detector("ssdlite320_mobilenet_v3_large", lambda: {"num_classes": 3}), _images),
 }
+
+# torch.export only (they do not script), made at test time (tests/test_pt2_hop.py).
+EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]] = {
+    "NoGradBlockNet": (_seeded(NoGradBlockNet), _randn(3, 4)),
+    "AutocastBlockNet": (_seeded(AutocastBlockNet), _randn(3, 4)),
+    "CondNet": (_seeded(CondNet), _randn(3, 4)),
+    **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
+                                                                "GPTNeoX")},
+}
+
+# Models whose one forward argument is a list of tensors: an input file holding a list is that
+# argument whole (modrec binds it to forward's List[Tensor]), not one argument per item.
+LIST_INPUT_MODELS: List[str] = ["fasterrcnn_mobilenet_v3_large_320_fpn",
+                                "ssdlite320_mobilenet_v3_large"]
 
 # Keyword arguments a model's forward needs besides its example inputs (ArgsNet's required size).
 EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {"ArgsNet": {"size": [2, 2]}}
@@ -505,14 +709,15 @@ EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {
 LARGE_MODELS: List[str] = ["LSTMNet"]
 
 # Small, but made at test time only (tests/test_attention.py, tests/test_graph.py,
-# tests/test_flops.py), never
-# committed to samples/.
+# tests/test_flops.py, tests/test_quantized.py), never committed to samples/.
 TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet",
-                               "MatmulAttentionNet", "ArgsNet", "CountingNet", "ViTTinyEncoder"]
+                               "MatmulAttentionNet", "ArgsNet", "CountingNet", "ViTTinyEncoder",
+                               "TinyLSTMNet", "TinyLSTMNetInt8", "SeqClassifierInt8",
+                               "QuantConvNet", "QuantConvNetInt8", "TinyConvNetBf16"]
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:
-    return {**MODELS, **TORCHVISION_MODELS}
+    return {**MODELS, **TORCHVISION_MODELS, **EXPORT_MODELS}
 
 
 def build(name: str) -> nn.Module:

@@ -354,18 +354,23 @@ def totals(rows: List[Row], inputs: Tuple[Any, ...]) -> Dict[str, int]:
 
 def load_model(name: str, weights: Optional[str], train: bool) -> nn.Module:
     model = models.build(name)
-    if weights:
+    if weights and weights.endswith(".pt2"):
+        # torch.export archives keep the eager state_dict keys too (non-persistent buffers aside).
+        model.load_state_dict(torch.export.load(weights).state_dict)
+    elif weights:
         # Scripted modules keep the eager state_dict keys; strict catches drift.
         model.load_state_dict(torch.jit.load(weights, map_location="cpu").state_dict())
     return model.train(train)
 
 
 def load_inputs(name: str, files: Optional[List[str]]) -> Tuple[Any, ...]:
-    """Forward arguments: one file holding a tuple/list spreads into several."""
+    """Forward arguments: one file holding a tuple/list spreads into several, except a list given
+    to a model whose forward takes a List[Tensor] (models.LIST_INPUT_MODELS)."""
     if not files:
         return models.example_inputs(name)
     values = [load_value(f) for f in files]
-    if len(values) == 1 and isinstance(values[0], (tuple, list)):
+    spreads = (tuple,) if name in models.LIST_INPUT_MODELS else (tuple, list)
+    if len(values) == 1 and isinstance(values[0], spreads):
         return tuple(values[0])
     return tuple(values)
 
@@ -487,12 +492,14 @@ class RecordCapture(CallCapture):
 
     @staticmethod
     def _hooked_clone(t: Tensor, store: List[Optional[Tensor]], slot: int) -> Tensor:
-        if not t.requires_grad:
+        # Under no_grad no gradient flows; register_full_backward_hook skips there too.
+        if not t.requires_grad or not torch.is_grad_enabled():
             return t
         routed = t.clone()
 
-        def keep(grad: Tensor) -> None:
-            store[slot] = grad.detach().clone()
+        def keep(grad: Optional[Tensor]) -> None:
+            if grad is not None:  # None: what an operator without a derivative passes back
+                store[slot] = grad.detach().clone()
         routed.register_hook(keep)
         return routed
 

@@ -2,7 +2,7 @@
 # Installs what modrec needs and builds it into build/ (or $MODREC_BUILD_DIR):
 # - Debian's packages (skipped when all are present): compilers, CLI11, nlohmann-json, spdlog,
 #   doctest, jq, graphviz (`modrec graph --format svg` runs its dot), chromium (the report's
-#   tests open the page headless), slurm-wlm and munge (tests/test_shards.py runs the README's
+#   tests open the page headless), slurm-wlm and munge (tests/test_shards.py runs docs/record.md's
 #   job array on a one-node Slurm it starts), clang (the build prefers it: CMakeLists.txt),
 #   clang-format (a test checks the sources' formatting against .clang-format);
 # - the pinned PyTorch environment (scripts/torch_env.sh): LibTorch for the build, and the Python

@@ -1,6 +1,6 @@
 """modrec graph: the edges between module calls equal the data flow eager PyTorch shows
 (scripts/graph_oracle.py: forward hooks and a TorchDispatchMode naming tensors by storage and
-version, an independent method), folded to --depth the way the README says; DOT parses with
+version, an independent method), folded to --depth the way docs/graph.md says; DOT parses with
 Graphviz, SVG is well-formed XML; labels are summary's; errors follow the contract.
 """
 import json
@@ -42,7 +42,7 @@ def edges(graph):
 
 
 def fold(expected, depth):
-    """The oracle's edges drawn at `depth` (README): a call deeper than depth as its ancestor at
+    """The oracle's edges drawn at `depth` (docs/graph.md): a call deeper than depth as its ancestor at
     depth; edges inside one node dropped."""
     calls = expected["calls"]
 
@@ -111,7 +111,7 @@ class AgainstEager(GraphCase):
                 self.compare(name, [os.path.join(SAMPLES, name + ".input.pt")])
 
     def test_in_place_op_on_a_returned_view_known_difference(self):
-        """README: after an in-place op on a view a call returned (AliasingNet's `z.mul_(3)` on
+        """docs/graph.md: after an in-place op on a view a call returned (AliasingNet's `z.mul_(3)` on
         Flatten's output) autograd routes around the view, so the edge into the next call starts
         where the view's base came from (ident), where eager data flow says flat."""
         inputs = [os.path.join(SAMPLES, "AliasingNet.input.pt")]

@@ -103,7 +103,7 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
 
     def test_pooling_kernel_sizes_without_an_input(self):
         # int or tuple: the archive's list does not tell them apart, so equal dims print as the
-        # int torchinfo shows for MaxPool2d(3), unequal ones as the tuple (README).
+        # int torchinfo shows for MaxPool2d(3), unequal ones as the tuple (docs/pt2.md).
         import torchinfo
         model = torch.nn.Sequential(torch.nn.MaxPool2d(3, 1), torch.nn.AvgPool2d((3, 1), 1),
                                     torch.nn.LPPool2d(2, 2), torch.nn.Flatten(2),
@@ -116,7 +116,7 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
 
     def test_a_module_that_runs_no_operator_has_no_class_in_the_archive(self):
         # ModuleListNet's ModuleList is never called: modrec shows it, as torchinfo does, but
-        # only as "Module" (README, torch.export archives).
+        # only as "Module" (docs/pt2.md).
         name = "ModuleListNet"
         unknown = lambda table: re.sub(r"ModuleList: (\S+)", r"Module: \1    ", table)
         self.assertEqual(table_without_input(exported(name)), unknown(torchinfo_structure(name)))
@@ -128,7 +128,7 @@ class RecordMatchesPyTorch(RecordComparison):
     def test_captures_equal_eager_hooks(self):
         # MultiOutputDictNet: a dict out of the root (forward's structure is in the archive) and
         # out of a submodule (its values, in the order made). Not SeqClassifier: its LSTM call's
-        # hx=None is no value of the graph (README, torch.export archives).
+        # hx=None is no value of the graph (docs/pt2.md).
         for name in ("TinyConvNet", "ReusedModuleNet", "TwoInputNet", "MultiOutputDictNet",
                      "resnet18"):
             self.compare(name, [sample_input(name)], model=exported(name), weights=sample(name))
@@ -155,7 +155,7 @@ class GraphMatchesEagerDataFlow(GraphCase):
         # scripts/graph_oracle.py on the eager model: a skip connection and downsample
         # (resnet18), in-place ReLUs, a module called several times, two inputs, two outputs,
         # integer tokens, cat and an in-place skip (BranchNet). Not AliasingNet: its Identity
-        # runs no operator, so the archive has no call of it (README, torch.export archives).
+        # runs no operator, so the archive has no call of it (docs/pt2.md).
         for name in ("resnet18", "TinyConvNet", "ReusedModuleNet", "TwoInputNet",
                      "MultiOutputNet", "BranchNet"):
             with self.subTest(name):
@@ -248,18 +248,6 @@ class BadArchives(unittest.TestCase):
         err = run("summary", path, code=3)[1]
         self.assertEqual(len(err.strip().splitlines()), 1, err)
         self.assertIn(path, err)
-
-    def test_unsupported_operator_is_exit_3_naming_node_and_op(self):
-        class Cond(torch.nn.Module):
-            def forward(self, x):
-                return torch.cond(x.sum() > 0, lambda t: t + 1, lambda t: t - 1, (x,))
-
-        path = os.path.join(OUT, "cond.pt2")
-        torch.export.save(torch.export.export(Cond(), (torch.ones(2),)), path)
-        x = os.path.join(OUT, "ones2.pt")
-        torch.save(torch.ones(2), x)
-        err = run("summary", path, "--input", x, code=3)[1]
-        self.assertIn("cannot run node cond (torch.ops.higher_order.cond)", err)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ def archive(version, name):
 
 
 def uncalled_as_module(table):
-    # A ModuleList never called has no class in the archive: modrec shows it as "Module" (README,
-    # torch.export archives).
+    # A ModuleList never called has no class in the archive: modrec shows it as "Module"
+    # (docs/pt2.md).
     return re.sub(r"ModuleList: (\S+)", r"Module: \1    ", table)
 
 
@@ -61,7 +61,7 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
 
 def captures_of(name):
     # nn.TransformerEncoder's calls pass src_mask=None and the like, which are no values of the
-    # graph (README, torch.export archives), and self_attn gets x as query, key and value: one
+    # graph (docs/pt2.md), and self_attn gets x as query, key and value: one
     # value of the graph, so its input and grad_input are one tensor where eager hooks see three.
     return ("output", "grad_output") if name == "TransformerEncoderNet" else CAPTURES
 

@@ -201,8 +201,8 @@ class RecordCliTest(StatsAssertions):
         first_linear = stats_by_key(out)[("2-1", "output")][0]  # layers.0: a row of +/-Inf
         self.assertGreater(first_linear["inf_count"], 0)
         report, _ = run("check", out, code=1)
-        self.assertRegex(report, r"(?m)^2-1\s+layers\.0\s+output\s+0\s+no-nan")
-        self.assertRegex(report, r"(?m)^0-1\s+input\s+0\s+no-inf\s+2\b")
+        self.assertRegex(report, r"(?m)^2-1\s+layers\.0\s+output\s+no-nan")
+        self.assertRegex(report, r"(?m)^0-1\s+input\s+no-inf\s+2\b")
         run("check", out, "--allow-nan", "--allow-inf", code=0)
 
     # 3 ---------------------------------------------------------------------------------------

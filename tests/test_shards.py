@@ -1,4 +1,4 @@
-"""A sharded recording run the way users run one: the README's Slurm job-array script on a real
+"""A sharded recording run the way users run one: docs/record.md's Slurm job-array script on a real
 single-node Slurm (slurmctld + slurmd + munged started here, from Debian's slurm-wlm), and the
 Kubernetes Indexed Job's command for every index; `modrec merge` of the shards equals one run over
 all the data (statistics to 1e-12 relative, histograms exactly)."""

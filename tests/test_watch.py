@@ -266,6 +266,45 @@ class WatchMatchesEagerTraining(unittest.TestCase):
             self.assertAlmostEqual(got, want, places=5)
         self.check_rows(self.rows("defaults"), records, losses)
 
+    def test_a_tied_weight_is_stepped_once_as_in_eager(self):
+        """An embedding and a head sharing one weight: the scripted file lists it under both
+        modules, eager PyTorch's parameters() once; SGD with momentum must step it once."""
+        class Tied(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 8)
+                self.head = nn.Linear(8, 10, bias=False)
+                self.head.weight = self.emb.weight
+
+            def forward(self, ids):
+                return self.head(self.emb(ids).mean(1))
+
+        torch.manual_seed(2)
+        net = Tied()
+        model, ids, labels = self.path("tied.pt"), torch.randint(0, 10, (SAMPLES, 5)), torch.randint(0, 10, (SAMPLES,))
+        torch.jit.script(net).save(model)
+        torch.save(ids, self.path("ids.pt"))
+        torch.save(labels, self.path("tied-labels.pt"))
+        saved = self.path("tied-trained.pt")
+        run("watch", model, "--input", self.path("ids.pt"), "--targets", self.path("tied-labels.pt"),
+            "--loss", "cross_entropy", "--optimizer", "sgd", "--lr", "0.5", "--momentum", "0.9",
+            "--steps", "3", "--batch-size", "8", "--capture", "output", "--out", self.path("tied"),
+            "--save-model", saved)
+        opt = torch.optim.SGD(net.parameters(), lr=0.5, momentum=0.9)
+        losses = []
+        for step in range(3):
+            rows = slice(8 * step, 8 * step + 8)
+            opt.zero_grad(set_to_none=True)
+            value = F.cross_entropy(net(ids[rows]), labels[rows])
+            value.backward()
+            losses.append(value.item())
+            opt.step()
+        for got, want in zip(self.manifest("tied")["losses"], losses, strict=True):
+            self.assertTrue(math.isclose(got, want, rel_tol=1e-6), (got, want))
+        trained = torch.jit.load(saved)
+        self.assertTrue(torch.allclose(trained.emb.weight, net.emb.weight, rtol=1e-5, atol=1e-6))
+        self.assertEqual(trained.emb.weight.data_ptr(), trained.head.weight.data_ptr())
+
     def test_a_model_without_trainable_parameters_is_refused(self):
         frozen = self.path("frozen.pt")
         net = Net()

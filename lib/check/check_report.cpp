@@ -1,6 +1,7 @@
 #include "check/check_report.h"
 
 #include "check/report_table.h"
+#include "util/text.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -17,11 +18,20 @@ std::string verdict(const CheckResult& r, const std::string& run_path) {
 }
 
 ReportTable violations_table(const CheckResult& r) {
-  ReportTable t{{"label", "path", "capture", "tensor", "rule", "value", "limit"}, {}};
+  ReportTable t{{"label", "path", "tensor", "rule", "value", "limit"}, {}};
   for (const Violation& v : r.violations)
-    t.rows.push_back({v.layer.label, v.layer.path, v.capture, std::to_string(v.tensor), v.rule,
-                      format_number(v.value), format_number(v.limit)});
+    t.rows.push_back({v.layer.label, v.layer.path, v.element, v.rule, format_number(v.value),
+                      format_number(v.limit)});
   return t;
+}
+
+// Gradients the run could not record, a line each (`bullet`: as markdown list items).
+std::string not_recorded_lines(const CheckResult& r, bool bullet) {
+  std::string out;
+  for (const NotRecorded& n : r.not_recorded)
+    out += std::string(bullet ? "- " : "") + "not recorded: " + n.layer.label + " " + n.layer.path +
+           " " + n.element + ": no gradient flows back through " + join(n.through, ", ") + "\n";
+  return out;
 }
 
 }  // namespace
@@ -33,11 +43,19 @@ json check_json(const CheckResult& result, const std::string& run_path) {
                           {"path", v.layer.path},
                           {"capture", v.capture},
                           {"tensor", v.tensor},
+                          {"element", v.element},
                           {"rule", v.rule},
                           {"value", v.value},
                           {"limit", v.limit}});
+  json not_recorded = json::array();
+  for (const NotRecorded& n : result.not_recorded)
+    not_recorded.push_back({{"label", n.layer.label},
+                            {"path", n.layer.path},
+                            {"element", n.element},
+                            {"through", n.through}});
   return {{"run", run_path},
           {"passed", result.violations.empty()},
+          {"not_recorded", not_recorded},
           {"layers_checked", result.layers_checked},
           {"tensors_checked", result.tensors_checked},
           {"violations", violations}};
@@ -48,10 +66,12 @@ std::string format_check(const CheckResult& result, const std::string& run_path,
   const bool any = !result.violations.empty();
   switch (format) {
     case ReportFormat::table:
-      return verdict(result, run_path) + "\n" + (any ? format_text(violations_table(result)) : "");
+      return verdict(result, run_path) + "\n" + (any ? format_text(violations_table(result)) : "") +
+             not_recorded_lines(result, false);
     case ReportFormat::markdown:
       return "### modrec " + verdict(result, run_path) + "\n\n" +
-             (any ? format_markdown(violations_table(result)) : "");
+             (any ? format_markdown(violations_table(result)) : "") +
+             not_recorded_lines(result, true);
     case ReportFormat::json:
       break;
   }

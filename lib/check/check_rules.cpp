@@ -7,16 +7,19 @@ namespace {
 
 struct Probe {
   const LayerRef& layer;
-  const std::string& capture;
+  const RunCapture& capture;
   const RunTensor& tensor;
   std::vector<Violation>& out;
 
   // NaN (an undefined statistic) never exceeds a limit.
   void above(const char* rule, double value, std::optional<double> limit) const {
-    if (limit && value > *limit) out.push_back({layer, capture, tensor.index, rule, value, *limit});
+    if (limit && value > *limit) add(rule, value, *limit);
   }
   void below(const char* rule, double value, std::optional<double> limit) const {
-    if (limit && value < *limit) out.push_back({layer, capture, tensor.index, rule, value, *limit});
+    if (limit && value < *limit) add(rule, value, *limit);
+  }
+  void add(const char* rule, double value, double limit) const {
+    out.push_back({layer, capture.name, tensor.index, capture.element(tensor), rule, value, limit});
   }
 };
 
@@ -41,8 +44,10 @@ CheckResult check_run(const RunDir& run, const CheckRules& rules, const RunScope
       if (!scope.wants(capture.name)) continue;
       for (const RunTensor& tensor : capture.tensors) {
         ++result.tensors_checked;
-        check_tensor({layer.ref, capture.name, tensor, result.violations}, rules);
+        check_tensor({layer.ref, capture, tensor, result.violations}, rules);
       }
+      for (const NoGradient& g : capture.no_gradient)
+        result.not_recorded.push_back({layer.ref, capture.element(g), g.through});
     }
   }
   return result;

@@ -22,13 +22,22 @@ struct Violation {
   LayerRef layer;
   std::string capture;
   int tensor = 0;
-  std::string rule;  // the flag's name without dashes: no-nan, max-abs, …
+  std::string element;  // RunCapture::element: "output[1][0]"
+  std::string rule;     // the flag's name without dashes: no-nan, max-abs, …
   double value = 0;
   double limit = 0;
 };
 
+// A gradient the run could not record (RunCapture::no_gradient): no rule applies to it.
+struct NotRecorded {
+  LayerRef layer;
+  std::string element;               // "grad_output[0]"
+  std::vector<std::string> through;  // the operators without a derivative
+};
+
 struct CheckResult {
   std::vector<Violation> violations;
+  std::vector<NotRecorded> not_recorded;
   size_t layers_checked = 0;
   size_t tensors_checked = 0;
 };

@@ -146,12 +146,12 @@ TEST_CASE("reports: table, markdown and json") {
   const CheckResult r = run.check({});
   const std::string table = format_check(r, "RUN", ReportFormat::table);
   CHECK(table.rfind("check failed: 2 violations in 5 tensors of 3 layers in RUN\n"
-                    "label  path  capture      tensor  rule    value  limit\n",
+                    "label  path  tensor       rule    value  limit\n",
                     0) == 0);
-  CHECK(table.find("1-2    act   grad_output  0       no-inf  1      0\n") != std::string::npos);
+  CHECK(table.find("1-2    act   grad_output  no-inf  1      0\n") != std::string::npos);
   const std::string md = format_check(r, "RUN", ReportFormat::markdown);
-  CHECK(md.find("| label | path | capture | tensor | rule | value | limit |\n"
-                "| --- | --- | --- | --- | --- | --- | --- |\n") != std::string::npos);
+  CHECK(md.find("| label | path | tensor | rule | value | limit |\n"
+                "| --- | --- | --- | --- | --- | --- |\n") != std::string::npos);
   const json j = json::parse(format_check(r, "RUN", ReportFormat::json));
   CHECK(j["passed"] == false);
   CHECK(j["violations"][1]["rule"] == "no-inf");

@@ -16,6 +16,7 @@ std::string shape_cell(const TensorDiff& d) {
 }
 
 std::string status_cell(const TensorDiff& d) {
+  if (!d.not_recorded.empty()) return "not recorded: " + d.not_recorded;
   if (!d.problem.empty()) return d.problem;
   return d.passed() ? "ok" : "beyond tolerance";
 }
@@ -29,12 +30,11 @@ std::vector<std::string> metric_cells(const TensorDiff& d) {
 }
 
 ReportTable diff_table(const RunDiff& diff) {
-  ReportTable t{{"label", "path", "capture", "tensor", "source", "shape", "max_abs", "mean_abs",
-                 "max_rel", "cosine", "min_atol", "min_rtol", "status"},
+  ReportTable t{{"label", "path", "tensor", "source", "shape", "max_abs", "mean_abs", "max_rel",
+                 "cosine", "min_atol", "min_rtol", "status"},
                 {}};
   for (const TensorDiff& d : diff.tensors) {
-    std::vector<std::string> row{d.layer.label, d.layer.path, d.capture, std::to_string(d.tensor),
-                                 d.source,      shape_cell(d)};
+    std::vector<std::string> row{d.layer.label, d.layer.path, d.element, d.source, shape_cell(d)};
     for (auto& cell : metric_cells(d)) row.push_back(std::move(cell));
     row.push_back(status_cell(d));
     t.rows.push_back(std::move(row));
@@ -53,11 +53,18 @@ std::string tolerance_text(const Tolerance& tol) {
 std::string verdict(const RunDiff& diff, const DiffHeading& h) {
   const size_t failed = std::count_if(diff.tensors.begin(), diff.tensors.end(),
                                       [](const TensorDiff& d) { return !d.passed(); });
+  const size_t unrecorded =
+      std::count_if(diff.tensors.begin(), diff.tensors.end(),
+                    [](const TensorDiff& d) { return !d.not_recorded.empty(); });
+  const size_t compared = diff.tensors.size() - unrecorded;
   const std::string tol = tolerance_text(h.tol);
-  const std::string runs = " (" + h.run_a + " vs " + h.run_b + ")";
+  const std::string runs =
+      " (" + h.run_a + " vs " + h.run_b + ")" +
+      (unrecorded ? "; " + std::to_string(unrecorded) + " gradients not recorded (no derivative)"
+                  : "");
   if (failed == 0)
-    return "diff passed: " + std::to_string(diff.tensors.size()) + " tensors within " + tol + runs;
-  return "diff failed: " + std::to_string(failed) + " of " + std::to_string(diff.tensors.size()) +
+    return "diff passed: " + std::to_string(compared) + " tensors within " + tol + runs;
+  return "diff failed: " + std::to_string(failed) + " of " + std::to_string(compared) +
          " tensors differ beyond " + tol + " or in shape" + runs;
 }
 
@@ -66,7 +73,7 @@ std::string first_diverging_line(const RunDiff& diff) {
   if (!diff.first_diverging) return "";
   const TensorDiff& d = diff.tensors[*diff.first_diverging];
   std::string line = "first diverging call: " + d.layer.label + " " + d.layer.path + " (" +
-                     d.layer.type + ") output " + std::to_string(d.tensor);
+                     d.layer.type + ") " + d.element;
   if (d.values)
     line += ": max_abs " + format_number(d.values->max_abs) + ", min_atol " +
             format_number(d.values->min_atol) + ", min_rtol " + format_number(d.values->min_rtol);
@@ -81,8 +88,8 @@ std::string histogram_lines(const RunDiff& diff) {
   for (const TensorDiff& d : diff.tensors) {
     if (!d.values || !d.values->histogram) continue;
     const ErrorHistogram& h = *d.values->histogram;
-    out += "|a-b| histogram " + d.layer.label + " " + d.capture + " " + std::to_string(d.tensor) +
-           " [" + format_number(h.edges.front()) + ", " + format_number(h.edges.back()) + "]:";
+    out += "|a-b| histogram " + d.layer.label + " " + d.element + " [" +
+           format_number(h.edges.front()) + ", " + format_number(h.edges.back()) + "]:";
     for (int64_t c : h.counts) out += " " + std::to_string(c);
     out += "\n";
   }
@@ -114,17 +121,22 @@ json histogram_json(const std::optional<ValueDiff>& v) {
 json first_diverging_json(const RunDiff& diff) {
   if (!diff.first_diverging) return nullptr;
   const TensorDiff& d = diff.tensors[*diff.first_diverging];
-  return {{"label", d.layer.label},
-          {"path", d.layer.path},
-          {"type", d.layer.type},
-          {"capture", d.capture},
-          {"tensor", d.tensor}};
+  return {{"label", d.layer.label}, {"path", d.layer.path}, {"type", d.layer.type},
+          {"capture", d.capture},   {"tensor", d.tensor},   {"element", d.element}};
 }
 
 json tensor_json(const TensorDiff& d) {
-  json j{{"label", d.layer.label}, {"path", d.layer.path}, {"capture", d.capture},
-         {"tensor", d.tensor},     {"source", d.source},   {"shape_a", d.shape_a},
-         {"shape_b", d.shape_b},   {"passed", d.passed()}, {"problem", d.problem}};
+  json j{{"label", d.layer.label},
+         {"path", d.layer.path},
+         {"capture", d.capture},
+         {"tensor", d.tensor >= 0 ? json(d.tensor) : json(nullptr)},
+         {"element", d.element},
+         {"source", d.source},
+         {"shape_a", d.shape_a},
+         {"shape_b", d.shape_b},
+         {"passed", d.passed()},
+         {"problem", d.problem},
+         {"not_recorded", d.not_recorded.empty() ? json(nullptr) : json(d.not_recorded)}};
   const bool have = d.values.has_value();
   j["max_abs"] = have ? number_or_null(d.values->max_abs) : json(nullptr);
   j["mean_abs"] = have ? number_or_null(d.values->mean_abs) : json(nullptr);

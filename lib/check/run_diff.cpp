@@ -4,15 +4,17 @@
 #include <limits>
 
 #include "check/report_table.h"
+#include "util/text.h"
 #include "check/saved_tensor_diff.h"
 #include "util/log.h"
 
 namespace modrec {
 namespace {
 
-const RunTensor* find_tensor(const RunCapture& c, int index) {
-  for (const auto& t : c.tensors)
-    if (t.index == index) return &t;
+// B's tensor at A's tensor's place (by number in runs recorded without places).
+const RunTensor* find_tensor(const RunCapture& c, const RunTensor& t) {
+  for (const auto& u : c.tensors)
+    if (t.at.empty() || u.at.empty() ? u.index == t.index : u.at == t.at) return &u;
   return nullptr;
 }
 
@@ -30,30 +32,66 @@ std::string structural_problem(const RunLayer& la, const RunLayer& lb, const Ten
   return "";
 }
 
+bool refused(const RunCapture& c, const std::string& at) {
+  return std::any_of(c.no_gradient.begin(), c.no_gradient.end(),
+                     [&](const NoGradient& g) { return g.at == at; });
+}
+
+// A gradient that run A (`in_a`) or B could not record: listed beside the other run's tensor at
+// that place, not compared.
+TensorDiff not_recorded(const RunLayer& la, const RunCapture& refusing, const NoGradient& g,
+                        const RunCapture& other, bool in_a) {
+  TensorDiff d{la.ref, refusing.name, -1, refusing.element(g), "-", {}, {}, std::nullopt, "", ""};
+  d.not_recorded = std::string("no gradient in ") + (in_a ? "RUN_A" : "RUN_B") + ": through " +
+                   join(g.through, ", ");
+  for (const auto& t : other.tensors)
+    if (t.at == g.at) {
+      d.tensor = t.index;
+      (in_a ? d.shape_b : d.shape_a) = t.shape;
+    }
+  return d;
+}
+
 void diff_capture(const RunLayer& la, const RunLayer& lb, const RunCapture& ca,
                   const RunCapture& cb, const Tolerance& tol, std::vector<TensorDiff>& out) {
   const bool saved = !ca.files.empty() && !cb.files.empty();
-  const auto saved_diffs =
-      saved ? diff_saved_tensors(ca.files, cb.files, tol) : std::vector<SavedTensorDiff>{};
-  for (size_t i = 0; i < ca.tensors.size(); ++i) {
-    const RunTensor& ta = ca.tensors[i];
-    const RunTensor* tb = find_tensor(cb, ta.index);
-    if (!tb) continue;
-    TensorDiff d{la.ref,   ca.name,   ta.index,     saved ? "tensors" : "stats",
-                 ta.shape, tb->shape, std::nullopt, ""};
-    if (saved && i < saved_diffs.size()) {
-      d.shape_a = saved_diffs[i].shape_a;
-      d.shape_b = saved_diffs[i].shape_b;
+  std::vector<std::pair<const RunTensor*, const RunTensor*>> matched;
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (const RunTensor& ta : ca.tensors)
+    if (const RunTensor* tb = find_tensor(cb, ta)) {
+      matched.emplace_back(&ta, tb);
+      pairs.emplace_back(ta.index, tb->index);
     }
-    d.problem = structural_problem(la, lb, d, ta.stats, tb->stats);
-    if (saved && i < saved_diffs.size())
-      d.values = saved_diffs[i].values;
+  const auto saved_diffs = saved ? diff_saved_tensors(ca.files, cb.files, pairs, tol)
+                                 : std::vector<std::optional<SavedTensorDiff>>{};
+  for (size_t i = 0; i < matched.size(); ++i) {
+    const auto [ta, tb] = matched[i];
+    TensorDiff d{la.ref,
+                 ca.name,
+                 ta->index,
+                 ca.element(*ta),
+                 saved ? "tensors" : "stats",
+                 ta->shape,
+                 tb->shape,
+                 std::nullopt,
+                 "",
+                 ""};
+    if (saved && saved_diffs[i]) {
+      d.shape_a = saved_diffs[i]->shape_a;
+      d.shape_b = saved_diffs[i]->shape_b;
+    }
+    d.problem = structural_problem(la, lb, d, ta->stats, tb->stats);
+    if (saved && saved_diffs[i])
+      d.values = saved_diffs[i]->values;
     else if (saved)
-      d.problem = "tensor " + std::to_string(ta.index) + " missing from the saved files";
+      d.problem = d.element + " missing from the saved files";
     else if (d.shape_a == d.shape_b)
-      d.values = compare_stats(ta.stats, tb->stats, tol);
+      d.values = compare_stats(ta->stats, tb->stats, tol);
     out.push_back(std::move(d));
   }
+  for (const NoGradient& g : ca.no_gradient) out.push_back(not_recorded(la, ca, g, cb, true));
+  for (const NoGradient& g : cb.no_gradient)
+    if (!refused(ca, g.at)) out.push_back(not_recorded(la, cb, g, ca, false));
 }
 
 void diff_layer(const RunLayer& la, const RunLayer& lb, const Tolerance& tol, const RunScope& scope,

@@ -15,12 +15,18 @@ struct TensorDiff {
   LayerRef layer;  // as RUN_A has it
   std::string capture;
   int tensor = 0;
-  std::string source;  // "tensors" when both runs saved them, else "stats"
+  std::string element;  // RunCapture::element: "output[1][0]"
+  std::string source;   // "tensors" when both runs saved them, else "stats"
   std::vector<int64_t> shape_a, shape_b;
   std::optional<ValueDiff> values;  // none when the tensors cannot be compared
   std::string problem;              // a structural difference: shapes, module path, NaN counts
+  // A gradient one run could not record (no derivative on its way: RunCapture::no_gradient):
+  // not compared, and no difference. Says which run and through which operators.
+  std::string not_recorded;
 
-  bool passed() const { return problem.empty() && values && values->close; }
+  bool passed() const {
+    return !not_recorded.empty() || (problem.empty() && values && values->close);
+  }
 };
 
 struct RunDiff {

@@ -4,6 +4,7 @@
 
 #include <ATen/ATen.h>
 
+#include "run/value_meta.h"
 #include "tensors/read_inputs.h"
 
 namespace modrec {
@@ -11,8 +12,7 @@ namespace {
 
 std::vector<at::Tensor> read_all(const std::vector<std::string>& files) {
   std::vector<at::Tensor> tensors;
-  for (const auto& f : files)
-    for (auto& t : read_inputs(f)) tensors.push_back(std::move(t));
+  for (const auto& f : files) flatten_tensors(read_saved_value(f), tensors);
   return tensors;
 }
 
@@ -39,15 +39,19 @@ std::vector<int64_t> shape_of(const at::Tensor& t) { return t.sizes().vec(); }
 
 }  // namespace
 
-std::vector<SavedTensorDiff> diff_saved_tensors(const std::vector<std::string>& files_a,
-                                                const std::vector<std::string>& files_b,
-                                                const Tolerance& tol) {
+std::vector<std::optional<SavedTensorDiff>> diff_saved_tensors(
+    const std::vector<std::string>& files_a, const std::vector<std::string>& files_b,
+    const std::vector<std::pair<size_t, size_t>>& pairs, const Tolerance& tol) {
   const auto a = read_all(files_a), b = read_all(files_b);
-  std::vector<SavedTensorDiff> out;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    SavedTensorDiff d{shape_of(a[i]), shape_of(b[i]), std::nullopt};
-    if (d.shape_a == d.shape_b) d.values = compare(a[i], b[i], tol);
-    out.push_back(std::move(d));
+  std::vector<std::optional<SavedTensorDiff>> out;
+  for (const auto& [i, j] : pairs) {
+    if (i >= a.size() || j >= b.size()) {
+      out.emplace_back();
+      continue;
+    }
+    SavedTensorDiff d{shape_of(a[i]), shape_of(b[j]), std::nullopt};
+    if (d.shape_a == d.shape_b) d.values = compare(a[i], b[j], tol);
+    out.emplace_back(std::move(d));
   }
   return out;
 }

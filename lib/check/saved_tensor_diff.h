@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check/value_diff.h"
@@ -15,13 +16,15 @@ struct SavedTensorDiff {
   std::optional<ValueDiff> values;  // none when the shapes differ
 };
 
-// Reads one capture's files from each run (a .pt may hold a tuple; .npy files hold one tensor
-// each) and compares the tensors pairwise, in order, in double precision, by compare_values
-// (value_diff.h); with the default tolerance, pass/fail is torch.allclose(a, b, rtol, atol,
-// equal_nan=True).
+// Reads one capture's files from each run (a .pt may hold tuples, lists and dicts nested to any
+// depth, with None where no gradient arrived; .npy files hold one tensor each), numbers their
+// tensors depth-first, and compares tensor pairs[k].first of A with tensor pairs[k].second of B,
+// converted to double precision whatever their dtypes, by compare_values (value_diff.h); with the
+// default tolerance, pass/fail is torch.allclose(a, b, rtol, atol, equal_nan=True). A pair one of
+// whose tensors the files lack gives nullopt.
 // Throws Error(bad_input, ..., file) on an unreadable file.
-std::vector<SavedTensorDiff> diff_saved_tensors(const std::vector<std::string>& files_a,
-                                                const std::vector<std::string>& files_b,
-                                                const Tolerance& tol);
+std::vector<std::optional<SavedTensorDiff>> diff_saved_tensors(
+    const std::vector<std::string>& files_a, const std::vector<std::string>& files_b,
+    const std::vector<std::pair<size_t, size_t>>& pairs, const Tolerance& tol);
 
 }  // namespace modrec

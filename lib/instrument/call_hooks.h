@@ -9,6 +9,9 @@ namespace modrec {
 // What a model reports besides enter and leave.
 struct InstrumentOptions {
   bool route_tensor_args = false;  // each Tensor argument of a call passes through route()
+  // The model will be saved once trained (InstrumentedModel::save, watch --save-model): the load
+  // keeps what saving needs, and refuses a format modrec cannot write (open_model.h).
+  bool savable = false;
 };
 
 // Receives the root call and every submodule call, in call order, on the calling thread.

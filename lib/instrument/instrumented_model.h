@@ -12,6 +12,7 @@
 
 #include "instrument/call_hooks.h"
 #include "model/call_trace.h"
+#include "util/error.h"
 
 namespace modrec {
 
@@ -43,6 +44,12 @@ class InstrumentedModel {
   virtual void to(const at::Device& device) = 0;
   // Train or eval mode, as nn.Module.train(on).
   virtual void train(bool on) = 0;
+
+  // Writes the model with its parameters and buffers as they are now, and its mode, in its file
+  // format (watch --save-model). Only a model opened with InstrumentOptions::savable can.
+  virtual void save(const std::string& out) {
+    throw Error(Exit::internal, "the model was not opened to be saved", out);
+  }
 };
 
 }  // namespace modrec

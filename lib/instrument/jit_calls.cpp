@@ -102,21 +102,26 @@ const c10::Symbol kEnter = c10::Symbol::fromQualString("modrec::enter");
 const c10::Symbol kLeave = c10::Symbol::fromQualString("modrec::leave");
 const c10::Symbol kRoute = c10::Symbol::fromQualString("modrec::route");
 
-// forward, forwardN (a traced module called again), forward__N (@overload, e.g. nn.LSTM).
-bool is_forward(const std::string& method) {
-  static const std::regex pattern("forward(\\d+|__\\d+)?");
-  return std::regex_match(method, pattern);
-}
-
 bool is_module(const Value* v) {
   auto cls = v->type()->cast<c10::ClassType>();
   return cls && cls->is_module();
 }
 
+// forward, forwardN (a traced module called again), forward__N (@overload, e.g. nn.LSTM). A class
+// whose forward is @torch.jit.ignore'd and that names its overloads in `__overloads__` (the
+// dynamically quantized LSTM and GRU: forward_tensor, forward_packed) has no compiled forward;
+// the script compiler calls the overload matching the arguments, forward_<name>, in its place.
+bool is_forward(const Value* module, const std::string& method) {
+  static const std::regex pattern("forward(\\d+|__\\d+)?");
+  if (std::regex_match(method, pattern)) return true;
+  return method.rfind("forward_", 0) == 0 &&
+         !module->type()->expectRef<c10::ClassType>().findMethod("forward");
+}
+
 // A module call, as Python would see one: forward* on a module other than the graph's own self.
 bool is_submodule_call(const Node* node, const Value* self) {
   return node->kind() == c10::prim::CallMethod && node->input(0) != self &&
-         is_module(node->input(0)) && is_forward(node->s(c10::attr::name));
+         is_module(node->input(0)) && is_forward(node->input(0), node->s(c10::attr::name));
 }
 
 bool is_tensor(const Value* v) { return v->type()->isSubtypeOf(*c10::TensorType::get()); }
@@ -232,7 +237,7 @@ class StaticWalker {
       const std::string method = node->s(c10::attr::name);
       if (node->input(0) == self) {  // helper method on self (_forward_impl): same module
         descend(path, method, parent, guard);
-      } else if (is_forward(method)) {
+      } else if (is_forward(node->input(0), method)) {
         auto callee = resolve(node->input(0), self, path);
         if (!callee) continue;
         calls_.emplace_back(*callee, parent);

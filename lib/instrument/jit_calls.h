@@ -19,9 +19,9 @@ void instrument_calls(const torch::jit::Module& root, const InstrumentOptions& o
 
 // Makes the graph executor run every graph as written, without the specialization it otherwise
 // builds after its first (profiling) runs. That specialization costs memory once, after the first
-// pass, and saved no time on the CPU (README, Performance); without it, modrec executes the model's
-// operators as eager PyTorch does, so fused kernels never make recorded values differ from eager
-// hooks'. Process-wide.
+// pass, and saved no time on the CPU (docs/design-notes.md); without it, modrec executes the
+// model's operators as eager PyTorch does, so fused kernels never make recorded values differ from
+// eager hooks'. Process-wide.
 void run_graphs_as_written();
 
 // The submodule calls of root.forward in static graph order (loop bodies once, both branches of

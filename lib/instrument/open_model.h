@@ -12,7 +12,8 @@ namespace modrec {
 
 // `file` is inspect_file's of `path`: the model is read through the file it opened, its
 // weights as `weights` says. Throws Error(Exit::bad_input) naming `path` when it is neither
-// format, or damaged.
+// format, or damaged; Error(Exit::usage) when `options.savable` asks to save a format modrec
+// cannot write (a .pt2).
 std::unique_ptr<InstrumentedModel> open_model(const std::string& path, const FileInfo& file,
                                               Weights weights,
                                               const InstrumentOptions& options = {});

@@ -1,6 +1,9 @@
 #include "instrument/script_model.h"
 
+#include <unordered_set>
+
 #include "instrument/fast_paths.h"
+#include "instrument/save_trained.h"
 #include "util/log.h"
 
 namespace modrec {
@@ -13,6 +16,7 @@ ScriptModel::ScriptModel(torch::jit::Module module, InstrumentOptions options)
     const int i = index_.tree.find(named.name);
     if (i >= 0) by_index_[static_cast<size_t>(i)] = named.value;
   }
+  if (options.savable) as_loaded_ = module_.clone(/*inplace=*/true);
   instrument_calls(module_, options);
   run_graphs_as_written();
   for (const auto& path : leave_fast_paths(module_))
@@ -27,9 +31,19 @@ c10::IValue ScriptModel::forward(std::vector<c10::IValue> inputs, CallHooks& hoo
 }
 
 std::vector<at::Tensor> ScriptModel::parameters() const {
-  std::vector<at::Tensor> out;  // slot lists' iterators are not standard ones
-  for (const at::Tensor& p : module_.parameters()) out.push_back(p);
+  // A weight two submodules share (tied embeddings) is an attribute of each, and the slot list
+  // names it once per owner; eager named_parameters() removes the repeats, and an optimizer
+  // handed both would step it twice.
+  std::vector<at::Tensor> out;
+  std::unordered_set<const c10::TensorImpl*> seen;
+  for (const at::Tensor& p : module_.parameters())
+    if (seen.insert(p.unsafeGetTensorImpl()).second) out.push_back(p);
   return out;
+}
+
+void ScriptModel::save(const std::string& out) {
+  if (!as_loaded_) InstrumentedModel::save(out);
+  save_trained_model(*as_loaded_, module_.is_training(), out);
 }
 
 void ScriptModel::clear_gradients() {

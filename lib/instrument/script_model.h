@@ -29,6 +29,7 @@ class ScriptModel : public InstrumentedModel {
   CallTrace static_trace() const override;
   void to(const at::Device& device) override { module_.to(device); }
   void train(bool on) override { module_.train(on); }
+  void save(const std::string& out) override;
 
  private:
   torch::jit::Module module_;
@@ -36,6 +37,9 @@ class ScriptModel : public InstrumentedModel {
   // The submodule of each of the tree's modules (the tree's order): own_parameters is asked for
   // every recorded module at every batch and watch step.
   std::vector<std::optional<torch::jit::Module>> by_index_;
+  // With InstrumentOptions::savable: the module as loaded, its graphs not instrumented, sharing
+  // module_'s tensors (so training changes them too): what save() writes.
+  std::optional<torch::jit::Module> as_loaded_;
 };
 
 }  // namespace modrec

@@ -26,8 +26,12 @@ std::string record_model(const DiffJob& job, const std::string& model, const std
   r.model.path = model;
   r.inputs = job.inputs;
   r.record.layers = job.scope.layers;
-  if (!job.scope.captures.empty())
+  if (!job.scope.captures.empty()) {
     r.record.captures = CaptureSet::parse(job.scope.captures, "--captures");
+    // No backward when no gradient is compared: a model whose output needs none (a statically
+    // quantized one) diffs on its forward alone.
+    r.record.backward = r.record.captures->any_grad();
+  }
   r.record.save = job.save;
   r.out = dir;
   std::ostringstream quiet;  // record's own report is not diff's

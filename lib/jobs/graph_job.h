@@ -1,5 +1,5 @@
-// `modrec graph`: the module calls of a TorchScript model and the tensors flowing between them,
-// as DOT, SVG or JSON.
+// `modrec graph`: the module calls of a TorchScript model or .pt2 archive and the tensors flowing
+// between them, as DOT, SVG or JSON.
 #pragma once
 #include <ostream>
 

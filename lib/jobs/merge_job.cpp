@@ -5,6 +5,7 @@
 #include "merge/merged_tensors.h"
 #include "merge/run_identity.h"
 #include "merge/shard_tiling.h"
+#include "rundir/run_paths.h"
 #include "rundir/stats_files.h"
 #include "util/atomic_dir.h"
 #include "util/atomic_file.h"
@@ -40,9 +41,9 @@ void run_merge_job(const MergeJob& job) {
   log::debug("timing: read and merge statistics ", log::seconds(clock.lap()), " s");
   if (!recorded.empty()) merge_tensors(recorded, layers, dir.path());
   log::debug("timing: tensors ", log::seconds(clock.lap()), " s");
-  write_file_atomic(dir.path() + "/stats.json", stats_json(layers).dump(1) + "\n");
-  write_file_atomic(dir.path() + "/stats.csv", stats_csv(layers));
-  write_file_atomic(dir.path() + "/manifest.json", merged_manifest(runs).dump(2) + "\n");
+  write_file_atomic(run_paths::stats_json(dir.path()), stats_json(layers).dump(1) + "\n");
+  write_file_atomic(run_paths::stats_csv(dir.path()), stats_csv(layers));
+  write_file_atomic(run_paths::manifest(dir.path()), merged_manifest(runs).dump(2) + "\n");
   dir.commit();
 }
 

@@ -1,11 +1,9 @@
 #include "jobs/record_job.h"
 
-#include <optional>
-
+#include "jobs/run_outputs.h"
 #include "jobs/session.h"
 #include "record/recording.h"
 #include "record/pass/tensor_stats.h"
-#include "util/atomic_dir.h"
 #include "util/error.h"
 #include "util/interrupt.h"
 #include "util/log.h"
@@ -25,10 +23,7 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
     throw Error(Exit::usage, "record needs an input", "--input",
                 "give --input FILE or --input-size SHAPE");
   const std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
-  refuse_output_over_inputs({job.out, "--out"}, read);
-  refuse_output_over_inputs({job.tensorboard, "--tensorboard"}, read);
-  refuse_outputs_together({job.tensorboard, "--tensorboard"}, {job.out, "--out"});
-  AtomicDir dir(job.out, job.force);  // refuses an existing --out before any work
+  RunOutputs outputs(job.out, job.force, job.tensorboard, read);  // before any work
   InterruptGuard interrupts;
   Stopwatch clock;
   const bool grad_input = job.record.resolved_captures().grad_input;
@@ -37,14 +32,13 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   log::debug("statistics on ", statistics_threads(), " threads");
   const InputBatches batches =
       session.batches(job.inputs, job.record.batch_size, job.record.targets_file);
-  Recording recording(*session.model, job.record, dir.path());
-  std::optional<EventFile> events;
-  if (!job.tensorboard.empty()) recording.write_events_to(&events.emplace(job.tensorboard));
+  Recording recording(*session.model, job.record, outputs.dir());
+  recording.write_events_to(outputs.events());
   recording.run(batches, job.progress);
   clock.lap();
   const std::string manifest = recording.write(job.model, job.inputs, batches);
   if (job.format == RecordFormat::json) out << manifest;
-  dir.commit();
+  outputs.commit();
   log::debug("timing: write ", log::seconds(clock.lap()), " s");
 }
 

@@ -1,10 +1,12 @@
-// `modrec record`: forward and backward over a TorchScript model, selected layer calls to disk.
+// `modrec record`: forward and backward over a TorchScript model or .pt2 archive, selected layer
+// calls to disk.
 #pragma once
 #include <functional>
 #include <ostream>
 
 #include "load/load_options.h"
 #include "record/record_options.h"
+#include "tensorboard/tensorboard_options.h"
 
 namespace modrec {
 
@@ -18,7 +20,7 @@ struct RecordJob {
   RecordOptions record;
   std::string out = "modrec-out";
   bool force = false;
-  std::string tensorboard;                            // --tensorboard DIR; empty: none
+  TensorBoardOptions tensorboard;                     // --tensorboard, --tensorboard-run
   RecordFormat format = RecordFormat::text;           // --format
   std::function<void(int done, int total)> progress;  // after each batch
 };

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "instrument/open_model.h"
+#include "load/operator_libraries.h"
 #include "run/meta_kernels.h"
 #include "tensors/forward_schema.h"
 #include "util/error.h"
@@ -45,8 +46,14 @@ std::vector<c10::IValue> Session::whole_inputs(int64_t* bytes) const {
       InputBatches(inputs, nullptr, 0, std::nullopt, device).get(0).inputs;
   if (bytes) {
     *bytes = 0;
-    for (size_t i = 0; i < values.size(); ++i)
-      if (inputs[i].positional) *bytes += static_cast<int64_t>(values[i].toTensor().nbytes());
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!inputs[i].positional) continue;
+      if (values[i].isTensorList())
+        for (const at::Tensor& t : values[i].toTensorList().vec())
+          *bytes += static_cast<int64_t>(t.nbytes());
+      else
+        *bytes += static_cast<int64_t>(values[i].toTensor().nbytes());
+    }
   }
   return values;
 }
@@ -62,6 +69,7 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   const at::Device device = torch_device(model.device);
   set_threads(model.threads);
   const OpenedInputs opened(inputs);  // bad inputs fail before the slower model load
+  for (const auto& library : model.libraries) load_operator_library(library);
   if (weights == Weights::meta) register_meta_kernels();
   FileInfo file = inspect_file(model.path);
   std::unique_ptr<InstrumentedModel> instrumented =

@@ -1,4 +1,4 @@
-// `modrec summary`: the torchinfo table of a TorchScript model.
+// `modrec summary`: the torchinfo table of a TorchScript model or .pt2 archive.
 #pragma once
 #include <ostream>
 

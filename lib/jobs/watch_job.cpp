@@ -1,31 +1,17 @@
 #include "jobs/watch_job.h"
 
-#include "instrument/script_model.h"
+#include "jobs/run_outputs.h"
 #include "jobs/session.h"
-#include "train/save_trained.h"
+#include "rundir/run_paths.h"
 #include "train/step_series.h"
 #include "train/training.h"
 #include "train/watch_manifest.h"
-#include "util/atomic_dir.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt.h"
 #include "util/regular_file.h"
 
 namespace modrec {
-namespace {
-
-// --save-model writes a TorchScript file, which only a TorchScript model gives so far.
-ScriptModel& script_model(Session& session, const std::string& save_model) {
-  auto* script = dynamic_cast<ScriptModel*>(session.model.get());
-  if (!script)
-    throw Error(Exit::usage, "--save-model saves TorchScript models only, not .pt2 programs yet",
-                save_model, "leave --save-model out");
-  return *script;
-}
-
-}  // namespace
-
 WatchOutcome run_watch_job(const WatchJob& job) {
   job.train.validate();
   job.record.validate();
@@ -33,17 +19,14 @@ WatchOutcome run_watch_job(const WatchJob& job) {
     throw Error(Exit::usage, "watch needs training data", "--input", "give --input FILE");
   std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
   read.push_back({job.train.targets_file, "--targets"});
-  refuse_output_over_inputs({job.out, "--out"}, read);
   refuse_output_over_inputs({job.save_model, "--save-model"}, read);
-  refuse_output_over_inputs({job.tensorboard, "--tensorboard"}, read);
-  refuse_outputs_together({job.tensorboard, "--tensorboard"}, {job.out, "--out"});
   if (!job.save_model.empty()) require_file_output(job.save_model);
-  AtomicDir dir(job.out, job.force);
+  RunOutputs outputs(job.out, job.force, job.tensorboard, read);
   InterruptGuard interrupts;
   ModelOptions model = job.model;
   model.mode = Mode::train;
-  Session session = open_session(model, job.inputs, {job.record.resolved_captures().grad_input});
-  ScriptModel* script = job.save_model.empty() ? nullptr : &script_model(session, job.save_model);
+  Session session = open_session(
+      model, job.inputs, {job.record.resolved_captures().grad_input, !job.save_model.empty()});
   // The shard's samples, whole: steps draw their batches from them in any order (--shuffle).
   const InputBatches sources = session.batches(job.inputs, 0, job.train.targets_file);
   const InputBatch data = sources.get(0);
@@ -52,16 +35,16 @@ WatchOutcome run_watch_job(const WatchJob& job) {
   StepBatches batches(data.inputs, targets, job.train.batch_size, job.train.shuffle);
   TrainOptions train = job.train;
   if (train.steps == 0) train.steps = batches.steps_per_pass();
-  StepSeries series(dir.path(), job.tensorboard);
-  Training training(*session.model, job.record, train, dir.path());
+  StepSeries series(outputs.dir(), outputs.events());
+  Training training(*session.model, job.record, train, outputs.dir());
   const auto stopped = training.run(batches, series, job.progress);
   write_file_atomic(
-      dir.path() + "/manifest.json",
+      run_paths::manifest(outputs.dir()),
       watch_manifest_json({model, job.inputs, sources, job.record, train, training, stopped})
               .dump(2) +
           "\n");
-  if (!stopped && script) save_trained_model(script->module(), model.path, job.save_model);
-  dir.commit();
+  if (!stopped && !job.save_model.empty()) session.model->save(job.save_model);
+  outputs.commit();
   return {train.steps, stopped};
 }
 

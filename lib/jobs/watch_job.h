@@ -1,5 +1,5 @@
-// `modrec watch`: trains a TorchScript model with torch::optim and records chosen layers'
-// statistics every few steps (docs/run-dir.md: steps.csv, steps.jsonl).
+// `modrec watch`: trains a TorchScript model or .pt2 archive with torch::optim and records chosen
+// layers' statistics every few steps (docs/run-dir.md: steps.csv, steps.jsonl).
 #pragma once
 #include <functional>
 #include <optional>
@@ -7,6 +7,7 @@
 
 #include "load/load_options.h"
 #include "record/record_options.h"
+#include "tensorboard/tensorboard_options.h"
 #include "train/train_options.h"
 #include "train/training_stop.h"
 
@@ -20,7 +21,7 @@ struct WatchJob {
   std::string out = "modrec-watch";
   bool force = false;
   std::string save_model;                             // --save-model FILE; empty: not saved
-  std::string tensorboard;                            // --tensorboard DIR; empty: none
+  TensorBoardOptions tensorboard;                     // --tensorboard, --tensorboard-run
   std::function<void(int done, int total)> progress;  // after each step
 };
 

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <regex>
 
 #include "load/archive.h"
 #include "load/file_kind.h"
+#include "load/operator_libraries.h"
 #include "load/version.h"
 #include "util/error.h"
 
@@ -80,19 +82,52 @@ class ArchiveAdapter final : public caffe2::serialize::ReadAdapterInterface {
   std::map<uint64_t, uint64_t> unread_;  // data records not read: offset -> size
 };
 
-// A file from a newer PyTorch can call an operator this LibTorch does not have: only a modrec
-// built on a LibTorch that has it can run the model.
+// The operator a model calls that no registered library has: "torchvision::nms" from LibTorch's
+// "Unknown builtin op: torchvision::nms."; empty for other failures.
+std::string missing_operator(const std::string& why) {
+  std::smatch op;
+  if (!std::regex_search(why, op, std::regex("Unknown builtin op: ([A-Za-z0-9_:.]*[A-Za-z0-9_])")))
+    return "";
+  return op.str(1);
+}
+
+std::string namespace_of(const std::string& op) { return op.substr(0, op.find("::")); }
+
+// An operator of a namespace registered (LibTorch's own, or a loaded library's) is one a newer
+// release has; one of another namespace comes from an operator library that was not loaded.
 Error cannot_load(const std::string& path, const std::string& why) {
   const std::string newer =
       "use a modrec built on a newer LibTorch (this one is built on " + libtorch_version() + ")";
-  std::smatch op;
-  if (std::regex_search(why, op, std::regex("Unknown builtin op: ([A-Za-z0-9_:.]*[A-Za-z0-9_])")))
+  const std::string op = missing_operator(why);
+  if (op.empty())
+    return Error(Exit::bad_input, "model file cannot be loaded: " + first_line(why), path,
+                 "if it was saved by a newer PyTorch, " + newer);
+  const std::string ns = namespace_of(op);
+  if (!namespace_registered(ns))
     return Error(Exit::bad_input,
-                 "model file needs the operator " + op.str(1) + ", which LibTorch " +
-                     libtorch_version() + " does not have",
-                 path, newer);
-  return Error(Exit::bad_input, "model file cannot be loaded: " + first_line(why), path,
-               "if it was saved by a newer PyTorch, " + newer);
+                 "model file needs the operator " + op + " of namespace " + ns +
+                     ", which neither LibTorch nor a loaded operator library provides",
+                 path, namespace_hint(ns));
+  return Error(Exit::bad_input,
+               "model file needs the operator " + op + ", which LibTorch " + libtorch_version() +
+                   " does not have",
+               path, newer);
+}
+
+// torch::jit::load through the archive's open file (data records unread with Weights::meta), or
+// nullopt and the reason it failed in `why`.
+std::optional<torch::jit::Module> try_load(
+    const std::shared_ptr<caffe2::serialize::ReadAdapterInterface>& adapter, Weights weights,
+    std::string& why) {
+  try {
+    return torch::jit::load(adapter, weights == Weights::meta ? at::Device(at::kMeta)
+                                                              : at::Device(torch::kCPU));
+  } catch (const c10::Error& e) {
+    why = e.what_without_backtrace();
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -102,18 +137,20 @@ torch::jit::Module load_model(const std::string& path, const FileInfo& file, Wei
     throw Error(Exit::bad_input, "model file " + describe(file), path, model_hint(file.kind));
   // LibTorch itself loads an archive with damaged weight bytes silently.
   file.archive->verify_crc(weights == Weights::meta ? is_data_record : nullptr);
+  auto adapter = std::make_shared<ArchiveAdapter>(file.archive, weights);
   try {
-    auto adapter = std::make_shared<ArchiveAdapter>(file.archive, weights);
     caffe2::serialize::PyTorchStreamReader reader(adapter);
     verify_compressed(*file.archive, reader);
-    if (weights == Weights::meta) return torch::jit::load(adapter, at::Device(at::kMeta));
-    return torch::jit::load(adapter, torch::kCPU);
   } catch (const c10::Error& e) {
     throw cannot_load(path, e.what_without_backtrace());
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw cannot_load(path, e.what());
+  }
+  // An operator of a namespace LibTorch lacks: the torch environment's library that provides it
+  // (torchvision's) is loaded, once per namespace, and the load tried again.
+  std::string why;
+  for (;;) {
+    if (auto module = try_load(adapter, weights, why)) return std::move(*module);
+    const std::string op = missing_operator(why);
+    if (op.empty() || !load_namespace_library(namespace_of(op))) throw cannot_load(path, why);
   }
 }
 

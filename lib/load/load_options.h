@@ -26,6 +26,8 @@ struct ModelOptions {
   Mode mode = Mode::eval;       // --mode
   Device device = Device::cpu;  // --device
   int threads = 0;              // --threads; 0: the number of cores
+  // --load-library (else $MODREC_LOAD_LIBRARY): operator libraries loaded before the model.
+  std::vector<std::string> libraries;
 };
 
 // NAME=TEXT: --input NAME=PATH (a tensor bound to forward's argument NAME) or --arg NAME=VALUE.

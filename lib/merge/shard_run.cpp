@@ -1,5 +1,6 @@
 #include "merge/shard_run.h"
 
+#include "rundir/run_paths.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -10,7 +11,7 @@ const char* const kRerun = "record the shard again: modrec record … --shard K/
 
 Error not_a_manifest(const ShardRun& r, const std::string& why) {
   return Error(Exit::bad_input, "manifest.json is not in the recording format: " + why,
-               r.dir() + "/manifest.json", kRerun);
+               run_paths::manifest(r.dir()), kRerun);
 }
 
 template <class E>

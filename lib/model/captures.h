@@ -30,4 +30,12 @@ struct CaptureSet {
   bool any_grad() const { return grad_input || grad_output || param_grad; }
 };
 
+// A gradient that was not recorded because it would pass through operators without a derivative
+// (LibTorch's autograd passes nothing back through them): what it would have been is unknown, not
+// zero.
+struct NoGradient {
+  std::string at;                    // the tensor's place in the capture's value ("1.0")
+  std::vector<std::string> through;  // the operators, sorted
+};
+
 }  // namespace modrec

@@ -15,6 +15,7 @@ struct Parameter {
   std::string type;  // as Python annotates it: "Optional[Tensor]", "List[int]"
   std::optional<std::string> default_text;  // as Python writes it: "None", "1.0", "'mean'"
   bool takes_tensor = false;                // Tensor or Optional[Tensor]: given with --input
+  bool takes_tensor_list = false;           // List[Tensor]: an --input file holding a list
 };
 
 struct Signature {

@@ -1,20 +1,25 @@
 #include "record/recording.h"
 
 #include <filesystem>
+#include <optional>
+#include <set>
 
 #include "run/backward.h"
 #include "record/pass/batch_file.h"
 #include "record/pass/call_selection.h"
+#include "record/pass/no_derivative.h"
 #include "record/pass/recorder.h"
 #include "record/output/batch_events.h"
 #include "record/output/run_files.h"
 #include "run/device_sync.h"
 #include "run/forward.h"
+#include "rundir/run_paths.h"
 #include "util/atomic_file.h"
 #include "util/interrupt.h"
 #include "util/log.h"
 #include "util/remove_tree.h"
 #include "util/stopwatch.h"
+#include "util/text.h"
 
 namespace modrec {
 // One batch's forward and backward; what it captured waits here until merged. Never moves: the
@@ -115,7 +120,7 @@ bool Recording::keeps(const Pass& pass, int64_t number) {
 void Recording::merge_params(const Pass& any) {
   std::unique_ptr<BatchFile> file;
   if (options_.save != SaveFormat::none)
-    file = std::make_unique<BatchFile>(dir_ + "/.spool/params.raw");
+    file = std::make_unique<BatchFile>(run_paths::spool(dir_) + "/params.raw");
   layers_.merge_params(model_, any.calls(), file.get());
 }
 
@@ -134,17 +139,22 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
                                                      int64_t number, const at::Tensor& rows) {
   auto pass = std::make_unique<Pass>(matcher_, model_.tree());
   if (options_.save != SaveFormat::none)
-    pass->file =
-        std::make_unique<BatchFile>(dir_ + "/.spool/batch-" + std::to_string(number) + ".raw");
+    pass->file = std::make_unique<BatchFile>(run_paths::spool(dir_) + "/batch-" +
+                                             std::to_string(number) + ".raw");
   CallSelection& selection = pass->selection;
   pass->recorder = std::make_unique<Recorder>(
       captures_, pass->file.get(),
       [&selection](int call, int module) { return selection(call, module); },
       edits_.empty() ? nullptr : &edits_);
   if (rows.defined()) pass->recorder->keep_rows(rows, batch_samples(batch));
+  const bool backward = backward_ || options_.backward;
+  std::optional<NoDerivativeOps> no_derivative;
+  if (backward && (captures_.grad_output || captures_.grad_input)) no_derivative.emplace();
   c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
   validate_layers(*pass);
+  if (no_derivative) pass->recorder->refuse_blocked(*no_derivative, first_output(output));
+  no_derivative.reset();
   if (backward_)
     backward_(output);
   else if (options_.backward)
@@ -152,6 +162,27 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
   throw_if_interrupted();
   return pass;
 }
+
+namespace {
+
+// One warning for every gradient refused (recorder.h, refuse_blocked), naming the operators.
+void warn_no_gradient(const std::vector<LayerRecording>& layers) {
+  std::set<std::string> ops;
+  size_t refused = 0;
+  for (const auto& layer : layers)
+    for (const auto& c : layer.captures)
+      for (const NoGradient& g : c.sink.no_gradient()) {
+        ops.insert(g.through.begin(), g.through.end());
+        ++refused;
+      }
+  if (ops.empty()) return;
+  log::warn("no gradient flows back through ",
+            join(std::vector<std::string>(ops.begin(), ops.end()), ", "),
+            " (no derivative in LibTorch): ", refused, refused == 1 ? " gradient" : " gradients",
+            " not recorded, listed under no_gradient in manifest.json and stats.json");
+}
+
+}  // namespace
 
 // An unknown label is found once the first pass has shown every call.
 void Recording::validate_layers(const Pass& pass) {
@@ -165,15 +196,16 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
                              const InputBatches& batches) {
   std::vector<LayerRecording>& layers = layers_.layers();
   write_tensor_files(layers);
-  remove_tree(dir_ + "/.spool");
-  write_file_atomic(dir_ + "/stats.json", stats_json(layers).dump(1) + "\n");
-  write_file_atomic(dir_ + "/stats.csv", stats_csv(layers));
+  remove_tree(run_paths::spool(dir_));
+  write_file_atomic(run_paths::stats_json(dir_), stats_json(layers).dump(1) + "\n");
+  write_file_atomic(run_paths::stats_csv(dir_), stats_csv(layers));
   if (kept_.empty() && options_.when.kind != When::Kind::always)
     log::warn("--when ", options_.when.text, " kept no batch: nothing was recorded");
+  warn_no_gradient(layers);
   const std::string manifest =
       manifest_json({model, inputs, batches, options_, kept_, first_nonfinite_, layers}).dump(2) +
       "\n";
-  write_file_atomic(dir_ + "/manifest.json", manifest);
+  write_file_atomic(run_paths::manifest(dir_), manifest);
   return manifest;
 }
 

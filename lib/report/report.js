@@ -547,7 +547,7 @@
         if (!rows.length) row.id = this.prefix + 'layer-' + layer.label;
         const cell = html('td', {class: 't'}, row);
         html('a', {href: '#' + this.prefix + 'stats-' + layer.label}, cell, layer.label);
-        const name = t.name || String(t.index);
+        const name = t.name || t.at || String(t.index);  // at: the place in a nested value, [1][0]
         for (const text of [layer.path, layer.type, c.name, name, t.shape.join('x')])
           html('td', {class: 't'}, row, text);
         for (const k of ['mean', 'std', 'abs_max', 'zero_fraction']) html('td', {}, row, fmt(t.stats[k]));

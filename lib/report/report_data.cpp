@@ -22,6 +22,7 @@ json tensor_json(const RunTensor& t) {
   const auto& edges = histogram.at("edges");
   return {{"index", t.index},
           {"name", t.name},
+          {"at", index_path(t.at)},
           {"shape", t.shape},
           {"dtype", t.dtype},
           {"stats", std::move(stats)},

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "rundir/run_paths.h"
 #include "util/error.h"
 #include "util/regular_file.h"
 
@@ -56,11 +57,12 @@ void read_steps(ReportRun& run, const std::string& file) {
 ReportRun read_report_run(const std::string& path) {
   if (!fs::is_directory(path)) throw invalid(path, "not a directory");
   ReportRun run{path, "record", json::object(), {}, 0, {}, {}};
-  if (fs::exists(path + "/steps.jsonl")) {
+  if (fs::exists(run_paths::steps_jsonl(path))) {
     run.kind = "watch";
-    if (fs::exists(path + "/manifest.json")) run.manifest = read_run_json(path + "/manifest.json");
-    read_steps(run, path + "/steps.jsonl");
-  } else if (fs::exists(path + "/stats.json")) {
+    if (fs::exists(run_paths::manifest(path)))
+      run.manifest = read_run_json(run_paths::manifest(path));
+    read_steps(run, run_paths::steps_jsonl(path));
+  } else if (fs::exists(run_paths::stats_json(path))) {
     RunDir dir = read_run_dir(path);
     run.layers = std::move(dir.layers);
     if (!dir.manifest.is_null()) run.manifest = std::move(dir.manifest);

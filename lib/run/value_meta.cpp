@@ -32,6 +32,9 @@ Size nested_size(const c10::IValue& v) {
     auto dict = v.toGenericDict();
     return dict.empty() ? Size{} : nested_size(dict.begin()->value());
   }
+  // torchinfo sizes an object by its `tensors` attribute (torchvision's ImageList)
+  if (v.isObject() && v.toObjectRef().type()->hasAttribute("tensors"))
+    return nested_size(v.toObjectRef().getAttr("tensors"));
   return {};
 }
 
@@ -152,19 +155,18 @@ c10::IValue undefined_as_none(const c10::IValue& v) {
 }
 
 namespace {
-void visit_non_tensors(const c10::IValue& v, const std::string& at,
-                       const std::function<void(const std::string&, const c10::IValue&)>& fn) {
+// fn(at, leaf) for every value that is no tuple, list or dict (tensors included), depth-first.
+void visit_leaves(const c10::IValue& v, const std::string& at,
+                  const std::function<void(const std::string&, const c10::IValue&)>& fn) {
   const auto child = [&](const std::string& key) { return at.empty() ? key : at + "." + key; };
-  if (v.isTensor()) return;
   if (v.isTuple() || v.isList()) {
     const auto items = v.isTuple() ? v.toTupleRef().elements().vec() : v.toListRef().vec();
-    for (size_t i = 0; i < items.size(); ++i)
-      visit_non_tensors(items[i], child(std::to_string(i)), fn);
+    for (size_t i = 0; i < items.size(); ++i) visit_leaves(items[i], child(std::to_string(i)), fn);
   } else if (v.isGenericDict()) {
     for (const auto& item : v.toGenericDict())
-      visit_non_tensors(
-          item.value(),
-          child(item.key().isString() ? item.key().toStringRef() : item.key().tagKind()), fn);
+      visit_leaves(item.value(),
+                   child(item.key().isString() ? item.key().toStringRef() : item.key().tagKind()),
+                   fn);
   } else {
     fn(at, v);
   }
@@ -173,7 +175,17 @@ void visit_non_tensors(const c10::IValue& v, const std::string& at,
 
 void for_each_non_tensor(const c10::IValue& value,
                          const std::function<void(const std::string&, const c10::IValue&)>& fn) {
-  visit_non_tensors(value, "", fn);
+  visit_leaves(value, "", [&](const std::string& at, const c10::IValue& leaf) {
+    if (!leaf.isTensor()) fn(at, leaf);
+  });
+}
+
+std::vector<std::string> tensor_places(const c10::IValue& value) {
+  std::vector<std::string> places;
+  visit_leaves(value, "", [&](const std::string& at, const c10::IValue& leaf) {
+    if (leaf.isTensor()) places.push_back(at);
+  });
+  return places;
 }
 
 ValueMeta args_meta(const std::vector<c10::IValue>& args) {

@@ -3,6 +3,7 @@
 #include <ATen/core/ivalue.h>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "model/call_trace.h"
@@ -23,6 +24,10 @@ c10::IValue undefined_as_none(const c10::IValue& value);
 // '.' ("2" is a call's third argument; "" the value itself).
 void for_each_non_tensor(const c10::IValue& value,
                          const std::function<void(const std::string&, const c10::IValue&)>& fn);
+
+// The place of every tensor inside `value`, in flatten_tensors' order, as for_each_non_tensor
+// writes places ("1.0": value[1][0]; "" for a lone tensor).
+std::vector<std::string> tensor_places(const c10::IValue& value);
 
 // Every tensor inside `value` (tuples, lists, dict values, depth-first).
 void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out);

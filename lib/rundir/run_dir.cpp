@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/captures.h"
+#include "rundir/run_paths.h"
 #include "util/error.h"
 #include "util/regular_file.h"
 
@@ -31,8 +32,9 @@ RunLayer read_layer(const json& j) {
                j.at("type").get<std::string>()};
   layer.call = j.value("call", 1);
   layer.returned = j.value("returned", -1);
+  const json refused = j.value("no_gradient", json::object());
   for (const auto& [name, tensors] : j.at("captures").items()) {
-    RunCapture capture{name, {}, {}};
+    RunCapture capture{name, {}, {}, read_no_gradient(refused.value(name, json::array()))};
     for (const json& t : tensors) capture.tensors.push_back(read_run_tensor(t));
     layer.captures.push_back(std::move(capture));
   }
@@ -108,8 +110,44 @@ RunTensor read_run_tensor(const json& j) {
   t.shape = j.at("shape").get<std::vector<int64_t>>();
   t.dtype = j.at("dtype").get<std::string>();
   t.stats = RunningStats::from_json(j);
+  t.at = j.value("at", "");
   return t;
 }
+
+std::string index_path(const std::string& at) {
+  std::string out;
+  size_t start = 0;
+  while (start < at.size()) {
+    size_t end = at.find('.', start);
+    if (end == std::string::npos) end = at.size();
+    const std::string key = at.substr(start, end - start);
+    const bool index = !key.empty() && key.find_first_not_of("0123456789") == std::string::npos;
+    out += index ? "[" + key + "]" : "['" + key + "']";
+    start = end + 1;
+  }
+  return out;
+}
+
+json no_gradient_json(const std::vector<NoGradient>& refused) {
+  json out = json::array();
+  for (const NoGradient& g : refused) out.push_back({{"at", g.at}, {"through", g.through}});
+  return out;
+}
+
+std::vector<NoGradient> read_no_gradient(const json& j) {
+  std::vector<NoGradient> out;
+  for (const json& g : j)
+    out.push_back({g.at("at").get<std::string>(), g.at("through").get<std::vector<std::string>>()});
+  return out;
+}
+
+std::string RunCapture::element(const RunTensor& t) const {
+  if (!t.name.empty()) return name + "." + t.name;
+  if (!t.at.empty()) return name + index_path(t.at);
+  return tensors.size() > 1 ? name + "[" + std::to_string(t.index) + "]" : name;
+}
+
+std::string RunCapture::element(const NoGradient& g) const { return name + index_path(g.at); }
 
 const RunCapture* RunLayer::capture(const std::string& name) const {
   for (const auto& c : captures)
@@ -133,9 +171,9 @@ RunDir read_run_dir(const std::string& path) {
   if (!fs::is_directory(path))
     throw Error(Exit::bad_input, "no recording directory", path, kRecordHint);
   RunDir run{path, {}, nullptr};
-  const fs::path stats = fs::path(path) / "stats.json";
+  const fs::path stats = run_paths::stats_json(path);
   run.layers = read_layers(read_run_json(stats.string()), stats);
-  const fs::path manifest = fs::path(path) / "manifest.json";
+  const fs::path manifest = run_paths::manifest(path);
   if (!fs::exists(manifest)) return run;
   run.manifest = read_run_json(manifest.string());
   attach_files(run, run.manifest, manifest);

@@ -7,23 +7,34 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/captures.h"
 #include "model/layer_match.h"
 #include "stats/running_stats.h"
 
 namespace modrec {
 
 struct RunTensor {
-  int index = 0;     // position in a tuple-valued capture
+  int index = 0;     // position among the capture's tensors (depth-first)
   std::string name;  // a parameter's name (param, param_grad); empty otherwise
   std::vector<int64_t> shape;
   std::string dtype;
   RunningStats stats;
+  // Its place in the capture's value, indices and dict keys joined by '.' ("1.0": [1][0]); empty
+  // for a lone tensor, a parameter, or a run recorded before modrec wrote places.
+  std::string at;
 };
 
 struct RunCapture {
   std::string name;  // input, output, grad_input, grad_output
   std::vector<RunTensor> tensors;
   std::vector<std::string> files;  // saved tensors, full paths; empty with --save none
+  // Gradients not recorded: they would pass through operators without a derivative.
+  std::vector<NoGradient> no_gradient;
+
+  // How tables and JSON name a tensor of the capture: "output[1][0]", "param.weight", "output"
+  // for a lone tensor; a run without places numbers several tensors: "output[2]".
+  std::string element(const RunTensor& t) const;
+  std::string element(const NoGradient& g) const;
 };
 
 struct RunLayer {
@@ -49,6 +60,12 @@ struct RunDir {
 // A JSON file of a run directory; Error(bad_input) naming it when it is not a regular file,
 // cannot be read or is not JSON.
 nlohmann::json read_run_json(const std::string& file);
+// A place ("1.0", "cls") as Python indexes it: "[1][0]", "['cls']"; "" for "".
+std::string index_path(const std::string& at);
+// A capture's "no_gradient" list of manifest.json and stats.json, and back.
+nlohmann::json no_gradient_json(const std::vector<NoGradient>& refused);
+std::vector<NoGradient> read_no_gradient(const nlohmann::json& j);
+
 // One tensor's object of stats.json, or a row of watch's steps.jsonl: "tensor", "name", "shape",
 // "dtype" and the statistics; throws nlohmann::json's exceptions or Error(bad_input).
 RunTensor read_run_tensor(const nlohmann::json& j);

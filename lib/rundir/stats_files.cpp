@@ -10,7 +10,7 @@ namespace modrec {
 nlohmann::json stats_json(const std::vector<RunLayer>& layers) {
   nlohmann::json out = {{"layers", nlohmann::json::array()}};
   for (const auto& layer : layers) {
-    nlohmann::json captures = nlohmann::json::object();
+    nlohmann::json captures = nlohmann::json::object(), refused = nlohmann::json::object();
     for (const auto& c : layer.captures) {
       nlohmann::json tensors = nlohmann::json::array();
       for (size_t i = 0; i < c.tensors.size(); ++i) {
@@ -20,9 +20,11 @@ nlohmann::json stats_json(const std::vector<RunLayer>& layers) {
         if (!r.name.empty()) t["name"] = r.name;
         t["shape"] = r.shape;
         t["dtype"] = r.dtype;
+        if (!r.at.empty()) t["at"] = r.at;
         tensors.push_back(std::move(t));
       }
       captures[c.name] = std::move(tensors);
+      if (!c.no_gradient.empty()) refused[c.name] = no_gradient_json(c.no_gradient);
     }
     out["layers"].push_back({{"label", layer.ref.label},
                              {"path", layer.ref.path},
@@ -30,6 +32,7 @@ nlohmann::json stats_json(const std::vector<RunLayer>& layers) {
                              {"call", layer.call},
                              {"returned", layer.returned},
                              {"captures", std::move(captures)}});
+    if (!refused.empty()) out["layers"].back()["no_gradient"] = std::move(refused);
   }
   return out;
 }

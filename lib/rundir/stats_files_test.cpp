@@ -51,6 +51,30 @@ TEST_CASE("stats.json reads back as it was written") {
   CHECK(back.layers[1].ref.path == "a,b");
 }
 
+TEST_CASE("places in nested values and refused gradients read back, named as Python indexes") {
+  std::vector<RunLayer> written = layers();
+  RunCapture& out = written[0].captures[0];
+  out.tensors[0].at = "0";
+  out.tensors[1].at = "1.cls.0";
+  RunCapture& grad = written[1].captures[1];
+  grad.no_gradient = {{"1", {"aten::quantized_lstm", "quantized::linear_dynamic"}}};
+  ScratchDir dir;
+  std::ofstream((dir.path / "stats.json").string()) << stats_json(written).dump(1);
+  const RunDir back = read_run_dir(dir.path.string());
+  const RunCapture& o = back.layers[0].captures[0];
+  CHECK(o.element(o.tensors[0]) == "output[0]");
+  CHECK(o.element(o.tensors[1]) == "output[1]['cls'][0]");
+  const RunCapture& param = back.layers[0].captures[1];
+  CHECK(param.element(param.tensors[0]) == "param.bias");
+  const RunCapture& g = back.layers[1].captures[1];
+  CHECK(g.element(g.tensors[0]) == "grad_output");  // a lone tensor
+  REQUIRE(g.no_gradient.size() == 1);
+  CHECK(g.element(g.no_gradient[0]) == "grad_output[1]");
+  CHECK(g.no_gradient[0].through ==
+        std::vector<std::string>{"aten::quantized_lstm", "quantized::linear_dynamic"});
+  CHECK(back.layers[0].captures[0].no_gradient.empty());
+}
+
 TEST_CASE("stats.csv has a row per tensor, fields quoted where they hold a comma") {
   const std::string csv = stats_csv(layers());
   CHECK(csv.rfind("label,path,type,call,capture,tensor,shape,dtype,count,finite_count,mean,", 0) ==

@@ -8,29 +8,28 @@
 namespace modrec {
 namespace {
 
-std::vector<SourcePtr> positional_sources(const InputOptions& options) {
+std::vector<InputSources> positional_sources(const InputOptions& options) {
   if (!options.files.empty() && !options.sizes.empty())
     throw Error(Exit::usage, "--input and --input-size cannot be combined", "--input-size",
                 "give the inputs either as files or as shapes");
-  std::vector<SourcePtr> sources;
-  for (const auto& file : options.files)
-    for (auto& s : open_input(file)) sources.push_back(std::move(s));
+  std::vector<InputSources> files;
+  for (const auto& file : options.files) files.push_back(open_input_sources(file));
   std::vector<InputSpec> specs;
   for (const auto& size : options.sizes) specs.push_back(parse_input_spec(size));
   for (auto& t : random_inputs(specs, options.seed, options.high))
-    sources.push_back(memory_source(t));
-  return sources;
+    files.push_back({{memory_source(t)}});
+  return files;
 }
 
-// A named --input is one tensor: a tuple file has no single value to bind.
-SourcePtr named_source(const NamedText& named) {
-  std::vector<SourcePtr> sources = open_input(named.text);
-  if (sources.size() != 1)
-    throw Error(Exit::usage,
-                "--input " + named.name + "= needs one tensor, the file holds " +
-                    std::to_string(sources.size()),
-                named.text, "save the argument's tensor alone: torch.save(t, path)");
-  return sources[0];
+// A file's arguments in forward's order from argument `first` on: a list whole to a List[Tensor]
+// argument, else one per tensor.
+std::vector<ForwardArgument> file_arguments(const InputSources& file, const Signature& sig,
+                                            size_t first, bool positional) {
+  if (file.list && first < sig.params.size() && sig.params[first].takes_tensor_list)
+    return {{"", nullptr, {}, positional, file.sources}};
+  std::vector<ForwardArgument> out;
+  for (const auto& s : file.sources) out.push_back({"", s, {}, positional});
+  return out;
 }
 
 // Binds one argument after another, refusing what does not fit the signature.
@@ -39,22 +38,32 @@ class Binder {
   explicit Binder(const ForwardSchema& schema)
       : schema_(schema), sig_(schema.signature()), out_(sig_.params.size()) {}
 
-  void positional(const std::vector<SourcePtr>& sources) {
-    if (sources.size() > sig_.params.size())
+  void positional(const std::vector<InputSources>& files) {
+    std::vector<ForwardArgument> given;
+    for (const auto& file : files)
+      for (auto& a : file_arguments(file, sig_, given.size(), true)) given.push_back(std::move(a));
+    if (given.size() > sig_.params.size())
       fail("forward takes " + std::to_string(sig_.params.size()) +
-               " argument(s), the inputs give " + std::to_string(sources.size()),
+               " argument(s), the inputs give " + std::to_string(given.size()),
            "--input", "give one --input per argument");
-    for (size_t i = 0; i < sources.size(); ++i) {
-      require_tensor(i, "--input");
-      take(i, "--input", {"", sources[i], {}, true});
+    for (size_t i = 0; i < given.size(); ++i) {
+      if (given[i].items.empty()) require_tensor(i, "--input");
+      take(i, "--input", std::move(given[i]));
     }
   }
 
-  void named(const std::string& name, const SourcePtr& source) {
+  // A named --input is one tensor, or a list for a List[Tensor] argument: a tuple file has no
+  // single value to bind.
+  void named(const std::string& name, const InputSources& file) {
     const std::string where = "--input " + name + "=";
     const size_t i = index(name, where);
-    require_tensor(i, where);
-    take(i, where, {"", source, {}, false});
+    std::vector<ForwardArgument> given = file_arguments(file, sig_, i, false);
+    if (given.size() != 1)
+      fail("--input " + name + "= needs one tensor, the file holds " +
+               std::to_string(file.sources.size()),
+           where, "save the argument's tensor alone: torch.save(t, path)");
+    if (given[0].items.empty()) require_tensor(i, where);
+    take(i, where, std::move(given[0]));
   }
 
   void arg(const NamedText& arg) {
@@ -70,11 +79,12 @@ class Binder {
     for (size_t i = 0; i < out_.size(); ++i) {
       if (bound(i)) continue;
       const Parameter& p = sig_.params[i];
+      const bool file = p.takes_tensor || p.takes_tensor_list;
       if (!p.default_text)
         fail("forward's required argument '" + p.name + "' (" + p.type + ") is not given",
-             p.takes_tensor ? "--input" : "--arg",
-             p.takes_tensor ? "give it as the next --input or --input " + p.name + "=FILE"
-                            : "give it with --arg " + p.name + "=VALUE");
+             file ? "--input" : "--arg",
+             file ? "give it as the next --input or --input " + p.name + "=FILE"
+                  : "give it with --arg " + p.name + "=VALUE");
       out_[i] = {p.name, nullptr, schema_.default_value(i), false};
     }
     return std::move(out_);
@@ -87,7 +97,8 @@ class Binder {
     const Parameter& p = sig_.params[i];
     if (!p.takes_tensor)
       fail("forward's argument '" + p.name + "' is a " + p.type + ", not a tensor", where,
-           "give it with --arg " + p.name + "=VALUE");
+           p.takes_tensor_list ? "save its tensors as a list: torch.save([t1, t2], path)"
+                               : "give it with --arg " + p.name + "=VALUE");
   }
 
   size_t index(const std::string& name, const std::string& where) const {
@@ -122,13 +133,13 @@ class Binder {
 OpenedInputs::OpenedInputs(const InputOptions& options)
     : positional_(positional_sources(options)), args_(options.args) {
   for (const auto& named : options.named_files)
-    named_.emplace_back(named.name, named_source(named));
+    named_.emplace_back(named.name, open_input_sources(named.text));
 }
 
 ForwardArguments OpenedInputs::bind(const ForwardSchema& schema) const {
   Binder binder(schema);
   binder.positional(positional_);
-  for (const auto& [name, source] : named_) binder.named(name, source);
+  for (const auto& [name, file] : named_) binder.named(name, file);
   for (const auto& arg : args_) binder.arg(arg);
   return binder.finish();
 }

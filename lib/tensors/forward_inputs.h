@@ -19,6 +19,9 @@ struct ForwardArgument {
   SourcePtr source;   // a tensor, read in batches along dim 0; null: `value`, the same every call
   c10::IValue value;  // an --arg's value or the declared default
   bool positional = false;  // a positional --input or --input-size: torchinfo's input_data
+  // A List[Tensor] argument (a file holding a list): its tensors, passed whole to every call (a
+  // list of samples, such as a detector's images of different sizes, is not cut along dim 0).
+  std::vector<SourcePtr> items;
 };
 using ForwardArguments = std::vector<ForwardArgument>;
 
@@ -28,15 +31,16 @@ class OpenedInputs {
   // Error(usage) for --input with --input-size; the files' errors are open_input's.
   explicit OpenedInputs(const InputOptions& options);
 
-  // Bound to the arguments of `schema`. Error(usage), each line ending with the signature: more
-  // positional inputs than arguments, an unknown name, an argument given twice, a tensor given
-  // with --arg or a value with --input NAME=, an --arg that does not parse as its type, a
-  // required argument missing.
+  // Bound to the arguments of `schema`: a file holding a list binds whole to a List[Tensor]
+  // argument in its place, other files give one argument per tensor. Error(usage), each line
+  // ending with the signature: more positional inputs than arguments, an unknown name, an
+  // argument given twice, a tensor given with --arg or a value with --input NAME=, an --arg that
+  // does not parse as its type, a required argument missing.
   ForwardArguments bind(const ForwardSchema& schema) const;
 
  private:
-  std::vector<SourcePtr> positional_;
-  std::vector<std::pair<std::string, SourcePtr>> named_;
+  std::vector<InputSources> positional_;  // per --input file or --input-size
+  std::vector<std::pair<std::string, InputSources>> named_;
   std::vector<NamedText> args_;
 };
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <torch/csrc/jit/api/module.h>
 
+#include "load/test_python.h"
 #include "util/error_of_test.h"
 
 using namespace modrec;
@@ -75,6 +76,42 @@ TEST_CASE("binding: places, names, defaults") {
   CHECK(bound[4].value.toStringRef() == "max");
   CHECK(bound[6].value.toInt() == 1);
   CHECK(tensor_sources(bound).size() == 1);
+}
+
+TEST_CASE("a file holding a list is one List[Tensor] argument, a tuple one argument per item") {
+  torch::jit::Module m("Detector");
+  m.define(R"(
+def forward(self, images: List[Tensor], scale: Optional[Tensor] = None) -> Tensor:
+    return images[0]
+)");
+  const auto& all = m.get_method("forward").function().getSchema().arguments();
+  const ForwardSchema schema({all.begin() + 1, all.end()});
+  CHECK(schema.signature().params[0].takes_tensor_list);
+  CHECK_FALSE(schema.signature().params[1].takes_tensor_list);
+  const std::string dir = test::temp_dir("list-input");
+  REQUIRE(test::python_ok("import torch; d = '" + dir +
+                          "'; a = [torch.rand(3, 4, 5), "
+                          "torch.rand(3, 2, 2)]; torch.save(a, d + '/list.pt'); "
+                          "torch.save(tuple(a), d + '/tuple.pt')"));
+  InputOptions options;
+  options.files = {dir + "/list.pt"};
+  ForwardArguments bound = OpenedInputs(options).bind(schema);
+  REQUIRE(bound[0].items.size() == 2);
+  CHECK(bound[0].positional);
+  CHECK(bound[0].items[1]->sizes() == std::vector<int64_t>{3, 2, 2});
+  CHECK(bound[1].value.isNone());
+  options.files.clear();
+  options.named_files = {{"images", dir + "/list.pt"}};
+  CHECK(OpenedInputs(options).bind(schema)[0].items.size() == 2);
+  options.named_files.clear();
+  options.files = {dir + "/tuple.pt"};  // images would get a tensor
+  auto [code, line] = error_of([&] { OpenedInputs(options).bind(schema); });
+  CHECK(code == Exit::usage);
+  CHECK(line.find("torch.save([t1, t2], path)") != std::string::npos);
+  std::error_code ec;
+  std::filesystem::remove(dir + "/list.pt", ec);
+  std::filesystem::remove(dir + "/tuple.pt", ec);
+  std::filesystem::remove(dir, ec);
 }
 
 TEST_CASE("binding errors end with the signature") {

@@ -15,6 +15,11 @@ bool is_tensor(const c10::TypePtr& type) {
   return type->kind() == c10::TypeKind::TensorType;
 }
 
+bool is_tensor_list(const c10::TypePtr& type) {
+  auto list = type->cast<c10::ListType>();
+  return list && list->getElementType()->kind() == c10::TypeKind::TensorType;
+}
+
 // Python's repr of a float: the shortest text that reads back, with ".0" when it looks integral.
 std::string python_float(double v) {
   if (std::isnan(v)) return "nan";
@@ -116,7 +121,8 @@ std::optional<c10::IValue> parse_as(const c10::TypePtr& type, const std::string&
 
 ForwardSchema::ForwardSchema(std::vector<c10::Argument> args) : args_(std::move(args)) {
   for (const c10::Argument& a : args_) {
-    Parameter p{a.name(), a.type()->annotation_str(), std::nullopt, is_tensor(a.type())};
+    Parameter p{a.name(), a.type()->annotation_str(), std::nullopt, is_tensor(a.type()),
+                is_tensor_list(a.type())};
     if (a.default_value()) p.default_text = python_text(*a.default_value());
     signature_.params.push_back(std::move(p));
   }

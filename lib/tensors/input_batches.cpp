@@ -1,20 +1,29 @@
 #include "tensors/input_batches.h"
 
+#include <algorithm>
+
 #include "util/error.h"
 
 namespace modrec {
 namespace {
 
 // The samples every input shares, checked when they are to be cut along dim 0.
+// A list argument's tensors are passed whole: with no other tensor, there is nothing to cut.
 int64_t shared_samples(const std::vector<SourcePtr>& inputs, bool cut, const char* flag) {
   const int64_t samples = inputs.empty() ? -1 : inputs[0]->samples();
-  for (const auto& s : inputs)
-    if (cut && (s->samples() < 0 || s->samples() != samples))
-      throw Error(Exit::usage,
-                  std::string("inputs must be tensors sharing their first dimension to be ") +
-                      (std::string(flag) == "--shard" ? "sharded" : "batched"),
-                  flag, std::string("drop ") + flag + " or give inputs with equal dim 0");
+  const auto uncuttable = [&](const SourcePtr& s) {
+    return s->samples() < 0 || s->samples() != samples;
+  };
+  if (cut && (inputs.empty() || std::any_of(inputs.begin(), inputs.end(), uncuttable)))
+    throw Error(Exit::usage,
+                std::string("inputs must be tensors sharing their first dimension to be ") +
+                    (std::string(flag) == "--shard" ? "sharded" : "batched"),
+                flag, std::string("drop ") + flag + " or give inputs with equal dim 0");
   return samples;
+}
+
+at::Tensor on_device(const at::Tensor& t, at::Device device) {
+  return t.device() == device ? t : t.to(device);
 }
 
 }  // namespace
@@ -58,12 +67,16 @@ InputBatch InputBatches::get(int64_t index) const {
                          std::min(range_.end, range_.start + (index + 1) * size)};
   InputBatch batch;
   for (const auto& a : inputs_) {
-    if (!a.source) {
+    if (!a.items.empty()) {
+      c10::List<at::Tensor> list;
+      for (const auto& item : a.items) list.push_back(on_device(item->all(), device_));
+      batch.inputs.emplace_back(std::move(list));
+    } else if (a.source) {
+      batch.inputs.emplace_back(
+          on_device(whole() ? a.source->all() : a.source->rows(rows), device_));
+    } else {
       batch.inputs.push_back(a.value);
-      continue;
     }
-    const at::Tensor t = whole() ? a.source->all() : a.source->rows(rows);
-    batch.inputs.emplace_back(t.device() == device_ ? t : t.to(device_));
   }
   if (targets_) batch.targets = whole() ? targets_->all() : targets_->rows(rows);
   return batch;

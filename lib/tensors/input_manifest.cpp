@@ -33,8 +33,16 @@ void add_arguments_json(nlohmann::json& inputs, const InputOptions& options,
                         const ForwardArguments& arguments) {
   nlohmann::json named = nlohmann::json::object(), args = nlohmann::json::object();
   for (const auto& n : options.named_files) named[n.name] = n.text;
-  for (const auto& a : arguments)
-    if (!a.source) args[a.name] = value_json(a.value);
+  for (const auto& a : arguments) {
+    if (a.source) continue;
+    if (a.items.empty()) {
+      args[a.name] = value_json(a.value);
+      continue;
+    }
+    nlohmann::json items = nlohmann::json::array();  // a List[Tensor] argument: its sources
+    for (const auto& item : a.items) items.push_back(source_json(*item));
+    args[a.name] = std::move(items);
+  }
   inputs["named_files"] = std::move(named);
   inputs["args"] = std::move(args);
 }

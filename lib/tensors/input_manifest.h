@@ -22,7 +22,8 @@ nlohmann::json shard_json(const std::optional<Shard>& shard, SampleRange range);
 
 // What the inputs of a manifest add about forward's arguments: "named_files" ({NAME: PATH} of
 // --input NAME=PATH) and "args" ({NAME: value} of every argument that is no tensor source, given
-// with --arg or taking its default: the value every call received).
+// with --arg or taking its default: the value every call received; a List[Tensor] argument: its
+// tensors' sources).
 void add_arguments_json(nlohmann::json& inputs, const InputOptions& options,
                         const ForwardArguments& arguments);
 

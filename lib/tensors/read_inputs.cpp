@@ -124,7 +124,9 @@ c10::IValue unpickle(ZipReader& reader, const PickleHead& head, const std::strin
   }
 }
 
-std::vector<at::Tensor> tensors_of(const c10::IValue& value, const std::string& path) {
+}  // namespace
+
+std::vector<at::Tensor> saved_tensors(const c10::IValue& value, const std::string& path) {
   if (value.isTensor()) return {value.toTensor()};
   std::vector<at::Tensor> out;
   if (value.isTuple() || value.isList()) {
@@ -147,8 +149,6 @@ std::vector<at::Tensor> tensors_of(const c10::IValue& value, const std::string& 
   throw bad_input(path, std::string("holds a value of type ") + value.tagKind() + ", not tensors");
 }
 
-}  // namespace
-
 c10::IValue read_saved_value(const std::string& path) {
   std::vector<char> bytes = read_file(path);
   const FileKind kind = kind_by_magic(std::string_view(bytes.data(), bytes.size()));
@@ -165,7 +165,7 @@ c10::IValue read_saved_value(const std::string& path) {
 }
 
 std::vector<at::Tensor> read_inputs(const std::string& path) {
-  return tensors_of(read_saved_value(path), path);
+  return saved_tensors(read_saved_value(path), path);
 }
 
 }  // namespace modrec

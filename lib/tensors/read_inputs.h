@@ -16,6 +16,10 @@ namespace modrec {
 // legacy non-zip torch.save file, a truncated or foreign file, a missing file or a directory.
 std::vector<at::Tensor> read_inputs(const std::string& path);
 
+// The tensors of a value read_saved_value gave: itself, or the items of its tuple or list, else
+// read_inputs' errors naming `path`.
+std::vector<at::Tensor> saved_tensors(const c10::IValue& value, const std::string& path);
+
 // The value a torch.save file holds as it is (a .npy's: its tensor): tuples, lists and dicts keep
 // their structure, and values among them that are no tensors (None, a flag) stay, as `record`
 // writes them. The same checks and errors as read_inputs, but for what the value holds.

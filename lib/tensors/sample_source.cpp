@@ -37,16 +37,22 @@ SourcePtr memory_source(at::Tensor t, std::string kind, std::string path) {
 }
 
 std::vector<SourcePtr> open_input(const std::string& text) {
-  if (names_many_files(text)) return {std::make_shared<FileSequenceSource>(list_input_files(text))};
+  return open_input_sources(text).sources;
+}
+
+InputSources open_input_sources(const std::string& text) {
+  if (names_many_files(text))
+    return {{std::make_shared<FileSequenceSource>(list_input_files(text))}};
   require_regular_file(text, "input file");
   if (sniff_file(text) == FileKind::numpy) {
     SourcePtr npy = open_npy_source(text);
-    return {npy ? npy : memory_source(read_inputs(text).at(0), "npy", text)};
+    return {{npy ? npy : memory_source(read_inputs(text).at(0), "npy", text)}};
   }
-  std::vector<SourcePtr> sources;
-  for (auto& t : read_inputs(text))
-    sources.push_back(memory_source(std::move(t), "tensor_file", text));
-  return sources;
+  const c10::IValue value = read_saved_value(text);
+  InputSources out{{}, value.isList()};
+  for (auto& t : saved_tensors(value, text))
+    out.sources.push_back(memory_source(std::move(t), "tensor_file", text));
+  return out;
 }
 
 }  // namespace modrec

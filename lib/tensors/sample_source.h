@@ -57,6 +57,14 @@ using SourcePtr = std::shared_ptr<SampleSource>;
 // the file that does not fit a sequence.
 std::vector<SourcePtr> open_input(const std::string& text);
 
+// open_input's sources, and whether the file holds a list (not a tuple or a tensor): a list is one
+// argument when forward declares a List[Tensor] in its place (tensors/forward_inputs.h).
+struct InputSources {
+  std::vector<SourcePtr> sources;
+  bool list = false;
+};
+InputSources open_input_sources(const std::string& text);
+
 // A tensor in memory: --input-size's random inputs (kind "random", no files) or a .pt's tensor.
 SourcePtr memory_source(at::Tensor t, std::string kind = "random", std::string path = "");
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "rundir/run_paths.h"
 #include "stats/stats_csv.h"
 #include "util/error.h"
 #include "util/text.h"
@@ -39,13 +40,16 @@ struct StepSeries::Row {
   double update_ratio;  // NaN except for update rows
 };
 
-StepSeries::StepSeries(const std::string& dir, const std::string& tensorboard)
-    : dir_(dir), csv_(dir + "/steps.csv"), jsonl_(dir + "/steps.jsonl") {
-  if (!tensorboard.empty()) tensorboard_ = std::make_unique<EventFile>(tensorboard);
+StepSeries::StepSeries(const std::string& dir, EventFile* events)
+    : dir_(dir),
+      csv_(run_paths::steps_csv(dir)),
+      jsonl_(run_paths::steps_jsonl(dir)),
+      tensorboard_(events) {
   csv_ << "step,label,path,type,capture,tensor,name,shape,dtype";
   for (const auto& h : stats_csv_header()) csv_ << "," << h;
   csv_ << ",update_ratio,loss\n";
-  if (!csv_ || !jsonl_) throw write_error("cannot write the step series", dir_ + "/steps.csv");
+  if (!csv_ || !jsonl_)
+    throw write_error("cannot write the step series", run_paths::steps_csv(dir_));
 }
 
 void StepSeries::add(int64_t step, double loss, const std::vector<LayerRecording>& layers,
@@ -66,7 +70,8 @@ void StepSeries::add(int64_t step, double loss, const std::vector<LayerRecording
   }
   csv_.flush();
   jsonl_.flush();
-  if (!csv_ || !jsonl_) throw write_error("cannot write the step series", dir_ + "/steps.csv");
+  if (!csv_ || !jsonl_)
+    throw write_error("cannot write the step series", run_paths::steps_csv(dir_));
   if (tensorboard_) tensorboard_->flush();
 }
 

@@ -3,7 +3,6 @@
 // --tensorboard, the same rows and every step's loss as TensorBoard scalars and histograms.
 #pragma once
 #include <fstream>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,8 +15,8 @@ namespace modrec {
 class StepSeries {
  public:
   // Creates both files under `dir`, headers written. Error(write_failed) when it cannot.
-  // `tensorboard`: a log directory for an event file too; empty: none.
-  explicit StepSeries(const std::string& dir, const std::string& tensorboard = "");
+  // `events`: an event file for them too (--tensorboard); null: none.
+  explicit StepSeries(const std::string& dir, EventFile* events = nullptr);
 
   // One recorded step: its layers' captures, then (per layer) its parameters' updates.
   void add(int64_t step, double loss, const std::vector<LayerRecording>& layers,
@@ -31,7 +30,7 @@ class StepSeries {
 
   std::string dir_;
   std::ofstream csv_, jsonl_;
-  std::unique_ptr<EventFile> tensorboard_;
+  EventFile* tensorboard_;
 };
 
 }  // namespace modrec

@@ -4,10 +4,13 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace modrec::log {
 
 namespace {
+
+Format line_format = Format::text;
 
 spdlog::level::level_enum spdlog_level(Level level) {
   switch (level) {
@@ -28,6 +31,7 @@ spdlog::level::level_enum spdlog_level(Level level) {
 }  // namespace
 
 void setup(Level lowest, Format format) {
+  line_format = format;
   spdlog::set_default_logger(spdlog::stderr_color_mt("modrec"));
   if (format == Format::json)
     spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%e","level":"%l","message":"%v"})");
@@ -38,7 +42,15 @@ void setup(Level lowest, Format format) {
 
 bool shown(Level level) { return spdlog::should_log(spdlog_level(level)); }
 
+// A JSON line's message is a JSON string: quotes, backslashes and control characters escaped
+// (LibTorch's warnings hold quotes), without the surrounding quotes the pattern writes.
 void write(Level level, const std::string& message) {
+  if (line_format == Format::json) {
+    const std::string quoted =
+        nlohmann::json(message).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    spdlog::log(spdlog_level(level), "{}", quoted.substr(1, quoted.size() - 2));
+    return;
+  }
   spdlog::log(spdlog_level(level), "{}", message);
 }
 

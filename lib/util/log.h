@@ -2,7 +2,7 @@
 //
 // spdlog writes it, behind util/log.cpp alone: used header-only (the pip wheel cannot carry
 // Debian's shared spdlog and fmt), its headers are slow to compile in every file that includes
-// them (README, Development: build time). A message is built from its parts only when its level is
+// them (docs/development.md: build time). A message is built from its parts only when its level is
 // shown.
 #pragma once
 #include <sstream>

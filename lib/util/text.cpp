@@ -26,4 +26,10 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return out;
 }
 
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+  return out;
+}
+
 }  // namespace modrec

@@ -12,6 +12,9 @@ std::string shape_text(const std::vector<int64_t>& shape);
 // "a,b,,c" at ',' -> {"a", "b", "", "c"}; "" -> {""}.
 std::vector<std::string> split(const std::string& text, char separator);
 
+// {"a", "b"} with ", " -> "a, b".
+std::string join(const std::vector<std::string>& items, const std::string& separator);
+
 // A CSV field, quoted (RFC 4180) only when it holds a comma, quote or newline.
 std::string csv_field(const std::string& value);
 

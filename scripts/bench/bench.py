@@ -45,7 +45,12 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      layer, every layer statistics only. Each process goes over 13 batches of 8; first pass:
      batch 1, steady state: the median of batches 2..13 (disk apart). Round-robin; ratio =
      median of the rounds' ratios, spread = their min-max.
-  10. big checkpoints (only with --only big; it writes ~8.4 GB of models): `summary` of 24
+ 10. a Llama-shaped archive (also alone with --only llm): `record llama.pt2 --layers all --save
+     none` (a ~220 M-parameter Hugging Face Llama with random weights exported on 128 tokens by
+     scripts/bench/export_baseline.py export-llm; its rotary embedding is a no_grad subgraph)
+     against ep.module() forward+backward in Python, 6 sequences of 128 tokens per process, batch
+     1; first pass and steady state as in 9; target <= 1.10x at steady state.
+  11. big checkpoints (only with --only big; it writes ~8.4 GB of models): `summary` of 24
      Linear(n, n) in bfloat16 of 0.2, 0.8 and 3.2 GB, TorchScript and .pt2, without and with an
      input, against one `cat` of the file from the page cache and torchinfo on the eager model
      on the meta device: time and peak RSS (scripts/bench/big_summary.py).
@@ -69,6 +74,7 @@ import time
 import torch
 
 SUMMARY_TARGET = 1.3
+LLM_TARGET = 1.10  # record --layers all of the Llama-shaped .pt2 against ep.module(), steady
 RSS_TARGET = 1.1
 TIMING = re.compile(r"timing: (.+?) ([0-9.]+) s$")
 # section 9's record cases, run on the .pt2 and on the TorchScript file alike
@@ -263,13 +269,13 @@ class Bench:
             return [ph[f"step {i}"] for i in range(2, self.STEADY_BATCHES + 1)]
         return self.record_batches(model, inp, extra)[1:]
 
-    def record_batches(self, model, inp, extra):
+    def record_batches(self, model, inp, extra, batch_size=STEADY_BATCH, batches=STEADY_BATCHES):
         """Seconds per batch, disk apart, of every batch of one record process over `inp` in
-        batches of STEADY_BATCH."""
-        batch = ["--batch-size", str(self.STEADY_BATCH)]
+        batches of `batch_size`."""
+        batch = ["--batch-size", str(batch_size)]
         ph = self.record_sample(model, inp, "steady", [*extra, *batch])[1]
         return [ph[f"batch {i} pass"] + ph[f"batch {i} store"] - ph[f"batch {i} disk"]
-                for i in range(1, self.STEADY_BATCHES + 1)]
+                for i in range(1, batches + 1)]
 
     def steady_plain(self, model, inp, train):
         """Seconds per batch of plain LibTorch on the same batches, after the first."""
@@ -314,10 +320,10 @@ class Bench:
                  "--batch", str(self.STEADY_BATCH)])
         return path
 
-    def export_python(self, pt2, inp):
+    def export_python(self, pt2, inp, batch_size=STEADY_BATCH):
         """Seconds per batch of ep.module() forward+backward in Python, one fresh process."""
         _, proc = run([sys.executable, EXPORT_BASELINE, "run", pt2, inp, "--batch-size",
-                       str(self.STEADY_BATCH), "--threads", str(self.threads)])
+                       str(batch_size), "--threads", str(self.threads)])
         return json.loads(proc.stdout)["times_s"]
 
     def pt2(self):
@@ -348,6 +354,35 @@ class Bench:
                     ratios = [at(r[case, "pt2"]) / at(r[base]) for r in rounds]
                     out[case][against][name] = {"ratio": median(ratios),
                                                 "spread": [min(ratios), max(ratios)]}
+        return out
+
+    # 10. a Llama-shaped torch.export archive -----------------------------------------------
+    LLM_TOKENS, LLM_BATCHES = 128, 6
+
+    def llm(self):
+        """Round-robin: each round runs ep.module() in Python once, then `record --layers all
+        --save none` on the Llama-shaped .pt2 (export_baseline.py export-llm), each process over
+        LLM_BATCHES sequences of LLM_TOKENS random token ids, batch 1. First pass: sequence 1;
+        steady state: the median of sequences 2.. ."""
+        pt2 = os.path.join(self.models, "llama.pt2")
+        if not os.path.exists(pt2):
+            run([sys.executable, EXPORT_BASELINE, "export-llm", pt2, "--tokens",
+                 str(self.LLM_TOKENS)])
+        inp = os.path.join(self.work, f"tokens_{self.LLM_BATCHES}x{self.LLM_TOKENS}.pt")
+        if not os.path.exists(inp):
+            torch.manual_seed(0)
+            torch.save(torch.randint(0, 32000, (self.LLM_BATCHES, self.LLM_TOKENS)), inp)
+        rounds = [{"python": self.export_python(pt2, inp, 1),
+                   "pt2": self.record_batches(pt2, inp, EXPORT_CASES["all_layers_stats"], 1,
+                                              self.LLM_BATCHES)}
+                  for _ in range(self.args.record_runs)]
+        out = {"tokens": self.LLM_TOKENS, "batches": self.LLM_BATCHES,
+               "runs": self.args.record_runs, "target": LLM_TARGET}
+        for name, at in (("first", lambda t: t[0]), ("steady", lambda t: median(t[1:]))):
+            ratios = [at(r["pt2"]) / at(r["python"]) for r in rounds]
+            out[name] = {"pt2_s": median([at(r["pt2"]) for r in rounds]),
+                         "python_s": median([at(r["python"]) for r in rounds]),
+                         "ratio": median(ratios), "spread": [min(ratios), max(ratios)]}
         return out
 
     # 6. streaming -------------------------------------------------------------------------
@@ -561,6 +596,8 @@ def report(res):
         return report_streaming(res["streaming"])
     if "pt2" in res and "record" not in res:
         return report_pt2(res["pt2"])
+    if "llm" in res and "record" not in res:
+        return report_llm(res["llm"])
     if "steady" in res and "record" not in res:
         return report_steady(res["steady"])
     if "rss" in res and "record" not in res:
@@ -603,6 +640,7 @@ def report(res):
     report_watch(res["watch"])
     report_steady(res["steady"])
     report_pt2(res["pt2"])
+    report_llm(res["llm"])
 
 
 def report_flops(f):
@@ -667,6 +705,19 @@ def report_pt2(x):
                   f"{ts['spread'][1]:.2f})")
 
 
+def report_llm(x):
+    print(f"\n10. Llama-shaped torch.export archive (~220 M parameters, random weights): record "
+          f"--layers all --save none against ep.module() forward+backward in Python ({x['batches']} "
+          f"sequences of {x['tokens']} tokens per process, batch 1; median of {x['runs']} rounds, "
+          f"spread min-max over rounds)")
+    for name in ("first", "steady"):
+        c = x[name]
+        target = f"; target <= {x['target']}: {mark(c['ratio'] <= x['target'])}" \
+            if name == "steady" else ""
+        print(f"  {name:6s} .pt2 {c['pt2_s']:.3f} s, Python {c['python_s']:.3f} s: "
+              f"{c['ratio']:.2f}x (spread {c['spread'][0]:.2f}-{c['spread'][1]:.2f}{target})")
+
+
 def report_streaming(st):
     print(f"\n6. streaming: record {st['model']} --layers all --save none --batch-size "
           f"{st['batch_size']} over a memory-mapped .npy of {st['sample_shape']} float32 samples")
@@ -688,7 +739,8 @@ def main():
     ap.add_argument("--record-runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady", "pt2", "big"], help="run this section alone")
+    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady", "pt2", "llm",
+                                       "big"], help="run this section alone")
     ap.add_argument("--stream-gb", type=float, default=8.0,
                     help="size of the large .npy of the streaming section")
     args = ap.parse_args()
@@ -705,6 +757,8 @@ def main():
         res = {"environment": bench.environment(), "steady": bench.steady()}
     elif args.only == "pt2":
         res = {"environment": bench.environment(), "pt2": bench.pt2()}
+    elif args.only == "llm":
+        res = {"environment": bench.environment(), "llm": bench.llm()}
     elif args.only == "big":
         import big_summary
         rows = big_summary.measure(argparse.Namespace(
@@ -722,7 +776,8 @@ def main():
         res = {"environment": bench.environment(), "summary": bench.summary(),
                "record": bench.record(), "rss": bench.peak_rss(),
                "stats_kernel": bench.stats_kernel(), "flops": bench.flops(),
-               "watch": bench.watch(), "steady": bench.steady(), "pt2": bench.pt2()}
+               "watch": bench.watch(), "steady": bench.steady(), "pt2": bench.pt2(),
+               "llm": bench.llm()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")

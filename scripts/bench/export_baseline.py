@@ -2,10 +2,13 @@
 """torch.export's own run of a .pt2, the baseline of bench.py's section 9.
 
     python export_baseline.py export MODEL.pt OUT.pt2 --arch resnet18 --batch 8
+    python export_baseline.py export-llm OUT.pt2 --tokens 128
     python export_baseline.py run MODEL.pt2 INPUT.pt --batch-size 8 --threads N
 
 export: scripts/models.py's eval-mode ARCH with MODEL.pt's weights (a scripted file of
 make_samples.py), exported by torch.export on a random batch of BATCH at 224x224 and saved.
+export-llm: a Llama-shaped Hugging Face decoder (LLAMA_SIZES, ~220 M parameters, random weights,
+transformers 5) exported on one sequence of TOKENS token ids and saved.
 run: torch.export.load, then ep.module() forward and sum().backward() on each batch of INPUT in
 turn; prints {"load_s", "times_s": one per batch} as JSON. Parameter gradients are reset between
 batches (set to None, untimed), as plain_libtorch does, so that no batch accumulates into the
@@ -28,6 +31,18 @@ def export(args):
     model.load_state_dict(torch.jit.load(args.model, map_location="cpu").state_dict())
     example = torch.randn(args.batch, 3, 224, 224)
     torch.export.save(torch.export.export(model.eval(), (example,)), args.out)
+
+
+# Llama's layout at about a tenth of Llama-2-7B's width and depth.
+LLAMA_SIZES = dict(vocab_size=32000, hidden_size=1024, intermediate_size=2816,
+                   num_hidden_layers=12, num_attention_heads=16, num_key_value_heads=16)
+
+
+def export_llm(args):
+    torch.manual_seed(0)
+    model = models.HFDecoder("Llama", **LLAMA_SIZES).eval()
+    ids = torch.randint(0, LLAMA_SIZES["vocab_size"], (1, args.tokens))
+    torch.export.save(torch.export.export(model, (ids,)), args.out)
 
 
 def run(args):
@@ -54,13 +69,16 @@ def main():
     e.add_argument("out")
     e.add_argument("--arch", default="resnet18")
     e.add_argument("--batch", type=int, default=8)
+    e = sub.add_parser("export-llm")
+    e.add_argument("out")
+    e.add_argument("--tokens", type=int, default=128)
     r = sub.add_parser("run")
     r.add_argument("model")
     r.add_argument("input")
     r.add_argument("--batch-size", type=int, default=8)
     r.add_argument("--threads", type=int, default=os.cpu_count())
     args = ap.parse_args()
-    export(args) if args.command == "export" else run(args)
+    {"export": export, "export-llm": export_llm, "run": run}[args.command](args)
 
 
 if __name__ == "__main__":

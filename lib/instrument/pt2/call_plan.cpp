@@ -1,6 +1,7 @@
 #include "instrument/pt2/call_plan.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -23,19 +24,28 @@ void collect_names(const json& j, std::vector<std::string>& out) {
 }
 
 // The calls each node runs in (outermost first), numbering calls as they start.
+// Calls open when the graph starts (`base`: a subgraph's node's stack) count as call 0 of its
+// plan, neither entered nor left by it.
 class CallWalker {
  public:
-  explicit CallWalker(const ModuleTree& tree) : tree_(tree) {
+  CallWalker(const ModuleTree& tree, const std::vector<StackEntry>& base)
+      : tree_(tree), base_(base) {
     plan_.calls.push_back({0, -1, {}, {}});
-    open_ = {{"", 0}};
+    for (const auto& [key, module] : open_calls(base)) open_.emplace_back(key, 0);
+    floor_ = open_.size();
   }
 
-  // Moves the open calls to those of `stack`; returns them.
+  // Moves the open calls to those of `stack`; returns them. A node without a stack (torch.cond's
+  // branches in a non-strict export) or one outside the base runs in the base's calls.
   std::vector<int> step(size_t node, const std::vector<StackEntry>& stack) {
-    std::vector<std::pair<std::string, int>> wanted = open_calls(stack);
+    std::vector<std::pair<std::string, int>> wanted = open_calls(stack.empty() ? base_ : stack);
     size_t keep = 0;
     while (keep < open_.size() && keep < wanted.size() && open_[keep].first == wanted[keep].first)
       ++keep;
+    if (keep < floor_) {
+      keep = floor_;
+      wanted.assign(open_.begin(), open_.begin() + static_cast<std::ptrdiff_t>(floor_));
+    }
     grow(node);
     for (size_t i = open_.size(); i-- > keep;) plan_.leave_before[node].push_back(open_[i].second);
     open_.resize(keep);
@@ -46,7 +56,7 @@ class CallWalker {
   }
 
   CallPlan finish(size_t nodes) {
-    step(nodes, {});
+    step(nodes, base_);
     return std::move(plan_);
   }
 
@@ -73,8 +83,10 @@ class CallWalker {
   }
 
   const ModuleTree& tree_;
+  const std::vector<StackEntry>& base_;
   CallPlan plan_;
   std::vector<std::pair<std::string, int>> open_;  // (stack key, call), outermost first
+  size_t floor_ = 1;                               // open_'s entries that are the base's
 };
 
 void add_once(std::vector<std::string>& list, const std::string& name) {
@@ -88,24 +100,29 @@ bool contains(const std::vector<int>& chain, int call) {
 // Fills each call's inputs and outputs from where values are produced and used.
 class FlowPass {
  public:
-  FlowPass(const Program& program, CallPlan& plan) : program_(program), plan_(plan) {
-    for (const InputSpec& in : program.inputs)
-      if (in.kind != InputSpec::Kind::user_input) attributes_.insert(in.value);
-  }
+  FlowPass(const std::set<std::string>& attributes, CallPlan& plan)
+      : plan_(plan), attributes_(attributes) {}
 
   void node(size_t index, const Node& node, const std::vector<int>& chain) {
     for (const NodeArg& arg : node.inputs)
-      for (const std::string& name : value_names(arg.value)) use(name, chain);
+      for (const std::string& name : value_names(arg.value)) {
+        const std::string from = source(name, chain);
+        if (from != name) plan_.sources[index][name] = from;
+        use(from, chain);
+      }
     for (const json& out : node.outputs)
       for (const std::string& name : value_names(out)) produced_[name] = {index, chain};
+    if (node.target.starts_with("torch.ops.aten.to.") && node.outputs.size() == 1 &&
+        !node.inputs.empty() && node.inputs[0].value.contains("as_tensor"))
+      same_as_[value_names(node.outputs[0]).at(0)] = value_names(node.inputs[0].value).at(0);
   }
 
-  void graph_outputs() {
-    for (const OutputSpec& out : program_.outputs)
-      for (const std::string& name : value_names(out.value)) {
-        use(name, {});
-        if (out.user) add_once(plan_.calls[0].outputs, name);
-      }
+  // The graph's outputs: `user` ones are call 0's (forward's result).
+  void graph_output(const json& value, bool user) {
+    for (const std::string& name : value_names(value)) {
+      use(name, {});
+      if (user) add_once(plan_.calls[0].outputs, name);
+    }
   }
 
   // Outputs in the order produced.
@@ -120,6 +137,17 @@ class FlowPass {
  private:
   // `name` used by a node running in the calls `chain`: an input of each of them that did not
   // produce it, an output of each call that produced it and is not in `chain`.
+  // An aten.to that was a no-op when traced (x.to(float32) of a float32 x: an RMSNorm's) gave
+  // back x itself, and the tracer bound later uses of x to its result: used outside the call
+  // that made it, it is x, as eager's caller sees it, and no output of that call.
+  std::string source(const std::string& name, const std::vector<int>& chain) const {
+    auto alias = same_as_.find(name);
+    if (alias == same_as_.end()) return name;
+    const std::vector<int>& made_in = produced_.at(name).second;
+    if (made_in.empty() || contains(chain, made_in.back())) return name;
+    return source(alias->second, chain);
+  }
+
   void use(const std::string& name, const std::vector<int>& chain) {
     if (attributes_.count(name)) return;
     auto it = produced_.find(name);
@@ -131,10 +159,10 @@ class FlowPass {
       if (call != 0 && !contains(chain, call)) add_once(plan_.calls[call].outputs, name);
   }
 
-  const Program& program_;
   CallPlan& plan_;
-  std::set<std::string> attributes_;  // graph inputs that are parameters, buffers, constants
+  const std::set<std::string>& attributes_;  // graph inputs: parameters, buffers, constants
   std::map<std::string, std::pair<size_t, std::vector<int>>> produced_;  // node, its calls
+  std::map<std::string, std::string> same_as_;  // an aten.to's result -> its input
 };
 
 }  // namespace
@@ -145,17 +173,39 @@ std::vector<std::string> value_names(const json& argument) {
   return out;
 }
 
-CallPlan plan_calls(const Program& program, const ModuleTree& tree) {
-  CallWalker walker(tree);
+namespace {
+
+CallPlan plan_nodes(const std::vector<Node>& nodes, const std::set<std::string>& attributes,
+                    const std::vector<StackEntry>& base, const ModuleTree& tree,
+                    const std::function<void(FlowPass&)>& outputs) {
+  CallWalker walker(tree, base);
   std::vector<std::vector<int>> chains;
-  for (size_t i = 0; i < program.nodes.size(); ++i)
-    chains.push_back(walker.step(i, program.nodes[i].module_stack));
-  CallPlan plan = walker.finish(program.nodes.size());
-  FlowPass flow(program, plan);
-  for (size_t i = 0; i < program.nodes.size(); ++i) flow.node(i, program.nodes[i], chains[i]);
-  flow.graph_outputs();
+  for (size_t i = 0; i < nodes.size(); ++i) chains.push_back(walker.step(i, nodes[i].module_stack));
+  CallPlan plan = walker.finish(nodes.size());
+  plan.sources.resize(nodes.size());
+  FlowPass flow(attributes, plan);
+  for (size_t i = 0; i < nodes.size(); ++i) flow.node(i, nodes[i], chains[i]);
+  outputs(flow);
   flow.order_outputs();
   return plan;
+}
+
+}  // namespace
+
+CallPlan plan_calls(const Program& program, const ModuleTree& tree) {
+  std::set<std::string> attributes;
+  for (const InputSpec& in : program.inputs)
+    if (in.kind != InputSpec::Kind::user_input) attributes.insert(in.value);
+  return plan_nodes(program.nodes, attributes, {}, tree, [&](FlowPass& flow) {
+    for (const OutputSpec& out : program.outputs) flow.graph_output(out.value, out.user);
+  });
+}
+
+CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
+                       const std::vector<StackEntry>& base, const ModuleTree& tree) {
+  return plan_nodes(graph.nodes, attributes, base, tree, [&](FlowPass& flow) {
+    for (const json& out : graph.outputs) flow.graph_output(out, false);
+  });
 }
 
 }  // namespace modrec::pt2

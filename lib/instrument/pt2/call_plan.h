@@ -5,6 +5,8 @@
 // in eager PyTorch, not arguments), in the order first used; its outputs are the values its nodes
 // produce that are used outside it, in the order produced.
 #pragma once
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,9 +28,18 @@ struct CallPlan {
   // then those that start, outermost first. The root's call spans the whole graph.
   std::vector<std::vector<int>> leave_before;
   std::vector<std::vector<int>> enter_before;
+  // Per node: values it reads under another name (an aten.to that was a no-op when traced is its
+  // input outside the call that made it).
+  std::vector<std::map<std::string, std::string>> sources;
 };
 
 CallPlan plan_calls(const Program& program, const ModuleTree& tree);
+
+// The calls a higher-order operator's subgraph makes when it runs inside the calls that
+// `base` (the operator's node's stack) names: those are its call 0, the rest start and end in it.
+// `attributes` are its inputs bound to parameters, buffers and constants.
+CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
+                       const std::vector<StackEntry>& base, const ModuleTree& tree);
 
 // The names of the graph values an Argument union refers to (as_tensor, as_tensors,
 // as_optional_tensors, as_optional_tensor, as_sym_int's as_name, ...), in order.

@@ -48,3 +48,24 @@ TEST_CASE("a call's inputs come from outside it, its outputs are used outside it
   CHECK(plan.calls[0].outputs == plan.calls[8].outputs);
   CHECK(plan.calls[6].outputs.size() == 1);
 }
+
+TEST_CASE("a subgraph's calls start and end in it; those open at its node are its call 0") {
+  // test_fixtures.py's NoGradNet: rot's no_grad forward is one wrap_with_set_grad_enabled node
+  // inside rot's call, its subgraph calling rot.proj.
+  static const test::TempDir dir("pt2plan", "/lib/load/pt2/test_fixtures.py");
+  const pt2::ExportedArchive archive = pt2::read_exported(dir.path + "/no_grad.pt2");
+  const ModuleTree tree = pt2::exported_tree(archive);
+  const pt2::CallPlan plan = pt2::plan_calls(archive.program, tree);
+  CHECK(paths(plan, tree) == std::vector<std::string>{"", "rot", "fc"});
+  const pt2::Node& hop = archive.program.nodes.at(0);
+  REQUIRE(hop.target == "torch.ops.higher_order.wrap_with_set_grad_enabled");
+  REQUIRE(hop.graphs.size() == 1);
+  CHECK(plan.calls[1].outputs.size() == 2);  // cos and sin
+  const pt2::CallPlan inner = pt2::plan_subgraph(
+      hop.graphs[0], {"p_rot_proj_weight", "p_rot_proj_bias"}, hop.module_stack, tree);
+  CHECK(paths(inner, tree) == std::vector<std::string>{"", "rot.proj"});
+  CHECK(inner.calls[1].parent == 0);
+  CHECK(inner.enter_before[0] == std::vector<int>{1});
+  CHECK(inner.leave_before.back().empty());  // proj ends before the last node; rot stays open
+  CHECK(inner.calls[1].inputs == std::vector<std::string>{hop.graphs[0].inputs[0]});
+}

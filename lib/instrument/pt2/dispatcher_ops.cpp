@@ -2,6 +2,8 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include "load/operator_libraries.h"
+
 namespace modrec {
 
 struct DispatcherOp::Handle {
@@ -18,7 +20,12 @@ std::optional<DispatcherOp> DispatcherOp::find(const std::string& target) {
       qualified.substr(0, first) + "::" + qualified.substr(first + 1, last - first - 1);
   std::string overload = qualified.substr(last + 1);
   if (overload == "default") overload.clear();
-  auto op = c10::Dispatcher::singleton().findSchema({name, overload});
+  auto& dispatcher = c10::Dispatcher::singleton();
+  auto op = dispatcher.findSchema({name, overload});
+  // An operator of a namespace LibTorch lacks: the torch environment's library of it
+  // (torchvision's).
+  if (!op && load_namespace_library(qualified.substr(0, first)))
+    op = dispatcher.findSchema({name, overload});
   if (!op) return std::nullopt;
   return DispatcherOp(std::make_shared<const Handle>(Handle{*op}));
 }

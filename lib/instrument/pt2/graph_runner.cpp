@@ -1,28 +1,104 @@
 #include "instrument/pt2/graph_runner.h"
 
+#include <optional>
+#include <set>
 #include <unordered_map>
 
+#include "instrument/pt2/call_plan.h"
+#include "instrument/pt2/dispatcher_ops.h"
+#include "instrument/pt2/higher_order_ops.h"
 #include "instrument/pt2/node_args.h"
 #include "instrument/pt2/pytree.h"
 #include "util/error.h"
 
 namespace modrec {
-namespace {
 
 using pt2::InputSpec;
 using pt2::Node;
+
+// What runs a node: a dispatcher operator, or a higher-order operator with its subgraphs.
+struct Step {
+  std::optional<DispatcherOp> op;
+  std::optional<pt2::HigherOrderOp> higher_order;
+  std::vector<GraphRunner::Compiled> graphs;  // as Node::graphs
+};
+
+struct GraphRunner::Compiled {
+  const std::vector<Node>* nodes = nullptr;
+  const pt2::Graph* graph = nullptr;  // a subgraph's inputs and outputs; null for the program
+  std::vector<Step> steps;            // per node
+  pt2::CallPlan plan;
+};
+
+namespace {
+
+using Compiled = GraphRunner::Compiled;
 
 Error cannot_run(const Node& node, const std::string& why, const std::string& path) {
   return Error(Exit::bad_input, "cannot run node " + node.name + " (" + node.target + "): " + why,
                path, "export the model without that operator, or give its TorchScript file");
 }
 
-// One pass: the graph's values by name, and the module calls open while it runs.
+// The inputs of `graph` that `node` binds to attributes: the values after its last graph argument
+// are the subgraph's inputs, in order.
+std::set<std::string> subgraph_attributes(const Node& node, const pt2::Graph& graph,
+                                          const std::set<std::string>& attributes) {
+  size_t first = 0;
+  for (size_t i = 0; i < node.inputs.size(); ++i)
+    if (node.inputs[i].value.contains("as_graph")) first = i + 1;
+  std::vector<std::string> names;
+  for (size_t i = first; i < node.inputs.size(); ++i)
+    for (const std::string& name : pt2::value_names(node.inputs[i].value)) names.push_back(name);
+  std::set<std::string> out;
+  for (size_t i = 0; i < names.size() && i < graph.inputs.size(); ++i)
+    if (attributes.count(names[i])) out.insert(graph.inputs[i]);
+  return out;
+}
+
+void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
+                   const ModuleTree& tree) {
+  for (const Node& node : *compiled.nodes) {
+    Step step{DispatcherOp::find(node.target), pt2::higher_order_op(node.target), {}};
+    for (const pt2::Graph& graph : node.graphs) {
+      const std::set<std::string> inner = subgraph_attributes(node, graph, attributes);
+      Compiled sub{
+          &graph.nodes, &graph, {}, pt2::plan_subgraph(graph, inner, node.module_stack, tree)};
+      compile_steps(sub, inner, tree);
+      step.graphs.push_back(std::move(sub));
+    }
+    compiled.steps.push_back(std::move(step));
+  }
+}
+
+// The first node of `compiled` (its subgraphs' included) that cannot run.
+void check_steps(const Compiled& compiled, const std::string& path) {
+  for (size_t i = 0; i < compiled.steps.size(); ++i) {
+    const Step& step = compiled.steps[i];
+    const Node& node = (*compiled.nodes)[i];
+    if (!step.op && !step.higher_order)
+      throw cannot_run(node,
+                       node.target.starts_with("torch.ops.higher_order.")
+                           ? "modrec does not run this higher-order operator"
+                           : "LibTorch has no such operator",
+                       path);
+    for (const Compiled& graph : step.graphs) check_steps(graph, path);
+  }
+}
+
+// What one forward pass shares across the graphs it runs.
+struct Pass {
+  CallHooks& hooks;
+  InstrumentOptions options;
+  const nlohmann::json& out_spec;
+  const std::string& path;
+  int next_call = 0;  // the number the next call to start gets
+};
+
+// One run of one graph: its values by name, and the module calls open while it runs.
 class GraphRun {
  public:
-  GraphRun(const pt2::CallPlan& plan, const nlohmann::json& out_spec, CallHooks& hooks,
-           InstrumentOptions options)
-      : plan_(plan), out_spec_(out_spec), hooks_(hooks), options_(options) {}
+  GraphRun(const Compiled& graph, Pass& pass)
+      : graph_(graph), pass_(pass), ids_(graph.plan.calls.size(), -1) {}
 
   void bind(const std::string& name, c10::IValue value) { values_[name] = std::move(value); }
 
@@ -34,45 +110,103 @@ class GraphRun {
   }
 
   void enter_root(const std::vector<c10::IValue>& inputs) {
-    hooks_.enter(0, 0, inputs);
+    ids_[0] = pass_.next_call++;
+    pass_.hooks.enter(ids_[0], 0, inputs);
     routed_.emplace_back();
+  }
+
+  // The graph's nodes, with the calls that start and end among them.
+  void run_nodes() {
+    const size_t n = graph_.steps.size();
+    for (size_t i = 0; i <= n; ++i) {
+      for (int call : graph_.plan.leave_before[i]) leave(call);
+      for (int call : graph_.plan.enter_before[i]) enter(call);
+      if (i == n) break;
+      const Node& node = (*graph_.nodes)[i];
+      try {
+        run_node(node, graph_.steps[i], graph_.plan.sources[i]);
+      } catch (const Error&) {
+        throw;  // a subgraph's node, named already
+      } catch (const pt2::UnsupportedArgument& e) {
+        throw cannot_run(node, e.what(), pass_.path);
+      }
+    }
+  }
+
+  // A subgraph's outputs, in order.
+  std::vector<c10::IValue> outputs() const {
+    std::vector<c10::IValue> out;
+    const pt2::ValueLookup lookup = [this](const std::string& name) { return value(name); };
+    for (const nlohmann::json& o : graph_.graph->outputs)
+      out.push_back(pt2::argument_value(o, lookup));
+    return out;
   }
 
   // As TorchScript's instrumentation does: enter sees the arguments, then (route_tensor_args)
   // each tensor argument passes through route, and the call's nodes see what it returns.
   void enter(int call) {
-    const pt2::PlannedCall& planned = plan_.calls[call];
+    const pt2::PlannedCall& planned = graph_.plan.calls[call];
     std::vector<c10::IValue> args;
     for (const std::string& name : planned.inputs) args.push_back(value(name));
-    hooks_.enter(call, planned.module, args);
+    ids_[call] = pass_.next_call++;
+    pass_.hooks.enter(ids_[call], planned.module, args);
     std::unordered_map<std::string, c10::IValue> routed;
-    for (size_t i = 0; options_.route_tensor_args && i < args.size(); ++i)
-      if (args[i].isTensor()) routed[planned.inputs[i]] = hooks_.route(call, i, args[i].toTensor());
+    for (size_t i = 0; pass_.options.route_tensor_args && i < args.size(); ++i)
+      if (args[i].isTensor())
+        routed[planned.inputs[i]] = pass_.hooks.route(ids_[call], i, args[i].toTensor());
     routed_.push_back(std::move(routed));
   }
 
   // The call's outputs (pack) through leave; the graph continues with what leave returns.
   c10::IValue leave(int call) {
-    const std::vector<std::string>& names = plan_.calls[call].outputs;
+    const std::vector<std::string>& names = graph_.plan.calls[call].outputs;
     std::vector<c10::IValue> outs;
     for (const std::string& name : names) outs.push_back(value(name));
     routed_.pop_back();
-    const c10::IValue out = hooks_.leave(call, plan_.calls[call].module, pack(call, outs));
+    const c10::IValue out =
+        pass_.hooks.leave(ids_[call], graph_.plan.calls[call].module, pack(call, outs));
     unpack(names, out);
     return out;
   }
 
-  void run_node(const Node& node, const DispatcherOp& op) {
-    const auto& params = op.schema().arguments();
-    std::vector<c10::IValue> args;
-    const pt2::ValueLookup lookup = [this](const std::string& name) { return value(name); };
-    for (const c10::Argument& param : params) args.push_back(argument(node, param, lookup));
-    std::vector<c10::IValue> results = op.call(std::move(args));
+ private:
+  void run_node(const Node& node, const Step& step,
+                const std::map<std::string, std::string>& sources) {
+    const pt2::ValueLookup lookup = [&](const std::string& name) {
+      auto from = sources.find(name);
+      return value(from == sources.end() ? name : from->second);
+    };
+    std::vector<c10::IValue> results;
+    if (step.op) {
+      std::vector<c10::IValue> args;
+      for (const c10::Argument& param : step.op->schema().arguments())
+        args.push_back(argument(node, param, lookup));
+      results = step.op->call(std::move(args));
+    } else {
+      std::vector<c10::IValue> args;
+      for (const pt2::NodeArg& arg : node.inputs)
+        args.push_back(pt2::argument_value(arg.value, lookup));
+      results = pt2::run_higher_order(
+          *step.higher_order, args, [&](int graph, std::vector<c10::IValue> inputs) {
+            return run_subgraph(step.graphs.at(static_cast<size_t>(graph)), std::move(inputs));
+          });
+    }
     for (size_t i = 0; i < node.outputs.size() && i < results.size(); ++i)
       unpack(pt2::value_names(node.outputs[i]), results[i]);
   }
 
- private:
+  std::vector<c10::IValue> run_subgraph(const Compiled& graph, std::vector<c10::IValue> inputs) {
+    if (inputs.size() != graph.graph->inputs.size())
+      throw pt2::UnsupportedArgument("its subgraph takes " +
+                                     std::to_string(graph.graph->inputs.size()) + " inputs, " +
+                                     std::to_string(inputs.size()) + " given");
+    GraphRun sub(graph, pass_);
+    for (size_t i = 0; i < inputs.size(); ++i) sub.bind(graph.graph->inputs[i], inputs[i]);
+    sub.routed_.emplace_back();  // call 0: the calls open outside, which route nothing here
+    sub.run_nodes();
+    return sub.outputs();
+  }
+
   static c10::IValue argument(const Node& node, const c10::Argument& param,
                               const pt2::ValueLookup& lookup) {
     for (const pt2::NodeArg& arg : node.inputs)
@@ -85,7 +219,8 @@ class GraphRun {
   // the archive: its value, or a tuple of several.
   c10::IValue pack(int call, const std::vector<c10::IValue>& values) const {
     if (values.empty()) return c10::IValue();
-    return pt2::unflatten(call == 0 ? out_spec_ : nlohmann::json(), values);
+    const bool root = call == 0 && graph_.graph == nullptr;
+    return pt2::unflatten(root ? pass_.out_spec : nlohmann::json(), values);
   }
 
   // Binds `names` to `out`: the value itself for one name, else the values inside it in order.
@@ -96,10 +231,9 @@ class GraphRun {
     for (size_t i = 0; i < names.size() && i < values.size(); ++i) bind(names[i], values[i]);
   }
 
-  const pt2::CallPlan& plan_;
-  const nlohmann::json& out_spec_;
-  CallHooks& hooks_;
-  InstrumentOptions options_;
+  const Compiled& graph_;
+  Pass& pass_;
+  std::vector<int> ids_;  // per planned call: its number in the pass, once it started
   std::unordered_map<std::string, c10::IValue> values_;
   std::vector<std::unordered_map<std::string, c10::IValue>> routed_;  // per open call
 };
@@ -128,6 +262,39 @@ void write_back_buffers(pt2::ExportedArchive& archive, const GraphRun& run) {
           run.value(pt2::value_names(out.value).at(0)).toTensor().detach();
 }
 
+std::string range_text(const pt2::SymbolRange& range) {
+  const auto bound = [](const std::optional<int64_t>& b) {
+    return b ? std::to_string(*b) : std::string("inf");
+  };
+  return "[" + bound(range.min) + ", " + bound(range.max) + "]";
+}
+
+// A user input's size along a dimension the export made dynamic must lie in its symbol's
+// range_constraints, as ExportedProgram.module() checks before running.
+void check_ranges(const pt2::ExportedArchive& archive, const std::vector<c10::IValue>& inputs) {
+  const pt2::Program& program = archive.program;
+  size_t next = 0;
+  for (const InputSpec& in : program.inputs) {
+    if (in.kind != InputSpec::Kind::user_input) continue;
+    const c10::IValue& input = inputs[next++];
+    auto meta = program.tensor_values.find(in.value);
+    if (!input.isTensor() || meta == program.tensor_values.end()) continue;
+    const std::vector<std::string>& symbols = meta->second.size_symbols;
+    for (size_t d = 0; d < symbols.size() && d < static_cast<size_t>(input.toTensor().dim()); ++d) {
+      auto range = program.range_constraints.find(symbols[d]);
+      if (range == program.range_constraints.end()) continue;
+      const int64_t size = input.toTensor().size(static_cast<int64_t>(d));
+      const pt2::SymbolRange& r = range->second;
+      if ((r.min && size < *r.min) || (r.max && size > *r.max))
+        throw Error(Exit::usage,
+                    "input " + in.value + ": dimension " + std::to_string(d) + " is " +
+                        std::to_string(size) + ", outside the range " + range_text(r) +
+                        " the program was exported for",
+                    archive.path, "give an input whose size there lies in that range");
+    }
+  }
+}
+
 size_t user_inputs(const pt2::Program& program) {
   size_t n = 0;
   for (const InputSpec& in : program.inputs) n += in.kind == InputSpec::Kind::user_input;
@@ -138,38 +305,39 @@ size_t user_inputs(const pt2::Program& program) {
 
 GraphRunner::GraphRunner(const pt2::ExportedArchive& archive, const ModuleTree& tree,
                          InstrumentOptions options)
-    : plan_(pt2::plan_calls(archive.program, tree)), options_(options) {
-  for (const Node& node : archive.program.nodes) ops_.push_back(DispatcherOp::find(node.target));
+    : options_(options) {
+  const pt2::Program& program = archive.program;
+  std::set<std::string> attributes;
+  for (const InputSpec& in : program.inputs)
+    if (in.kind != InputSpec::Kind::user_input) attributes.insert(in.value);
+  auto main = std::make_unique<Compiled>(
+      Compiled{&program.nodes, nullptr, {}, pt2::plan_calls(program, tree)});
+  compile_steps(*main, attributes, tree);
+  main_ = std::move(main);
 }
 
-void GraphRunner::check_runnable(const pt2::ExportedArchive& archive, size_t inputs) const {
+GraphRunner::~GraphRunner() = default;
+
+void GraphRunner::check_runnable(const pt2::ExportedArchive& archive,
+                                 const std::vector<c10::IValue>& inputs) const {
   const pt2::Program& program = archive.program;
-  for (size_t i = 0; i < program.nodes.size(); ++i)
-    if (!ops_[i]) throw cannot_run(program.nodes[i], "LibTorch has no such operator", archive.path);
-  if (inputs != user_inputs(program))
+  check_steps(*main_, archive.path);
+  if (inputs.size() != user_inputs(program))
     throw Error(Exit::model_failed,
                 "the program takes " + std::to_string(user_inputs(program)) + " tensor inputs, " +
-                    std::to_string(inputs) + " given",
+                    std::to_string(inputs.size()) + " given",
                 archive.path, "give one --input per tensor argument of the exported forward");
+  check_ranges(archive, inputs);
 }
 
 c10::IValue GraphRunner::run(std::vector<c10::IValue> inputs, CallHooks& hooks,
                              pt2::ExportedArchive& archive) const {
-  const pt2::Program& program = archive.program;
-  check_runnable(archive, inputs.size());
-  GraphRun run(plan_, program.out_spec, hooks, options_);
+  check_runnable(archive, inputs);
+  Pass pass{hooks, options_, archive.program.out_spec, archive.path};
+  GraphRun run(*main_, pass);
   bind_inputs(archive, inputs, run);
   run.enter_root(inputs);
-  for (size_t i = 0; i <= program.nodes.size(); ++i) {
-    for (int call : plan_.leave_before[i]) run.leave(call);
-    for (int call : plan_.enter_before[i]) run.enter(call);
-    if (i == program.nodes.size()) break;
-    try {
-      run.run_node(program.nodes[i], *ops_[i]);
-    } catch (const pt2::UnsupportedArgument& e) {
-      throw cannot_run(program.nodes[i], e.what(), archive.path);
-    }
-  }
+  run.run_nodes();
   write_back_buffers(archive, run);
   return run.leave(0);
 }

@@ -1,13 +1,13 @@
-// A torch.export graph run node by node through the dispatcher (dispatcher_ops.h), with autograd
-// as the caller's grad mode says and the parameters as leaves, reporting each module call of
-// the CallPlan to CallHooks as eager forward hooks would see it.
+// A torch.export graph run node by node through the dispatcher (dispatcher_ops.h), and the
+// subgraphs of its higher-order operators (higher_order_ops.h) by the same interpreter, with
+// autograd as the caller's grad mode says and the parameters as leaves, reporting each module call
+// of the graphs' CallPlans to CallHooks as eager forward hooks would see it.
 #pragma once
-#include <optional>
+#include <memory>
 
 #include "instrument/call_hooks.h"
-#include "instrument/pt2/call_plan.h"
-#include "instrument/pt2/dispatcher_ops.h"
 #include "load/pt2/exported_archive.h"
+#include "model/module_tree.h"
 
 namespace modrec {
 
@@ -15,21 +15,23 @@ class GraphRunner {
  public:
   GraphRunner(const pt2::ExportedArchive& archive, const ModuleTree& tree,
               InstrumentOptions options);
+  ~GraphRunner();
 
   // One forward over `inputs` (the program's user inputs, in order) with `archive`'s stored
   // tensors; writes buffer mutations back into them. Throws Error(Exit::bad_input) naming the
   // first node whose operator or argument cannot run, before running any; a wrong number of
-  // inputs is Error(Exit::model_failed).
+  // inputs is Error(Exit::model_failed); an input's size outside the range its dynamic dimension
+  // was exported for is Error(Exit::usage).
   c10::IValue run(std::vector<c10::IValue> inputs, CallHooks& hooks,
                   pt2::ExportedArchive& archive) const;
 
-  const pt2::CallPlan& plan() const { return plan_; }
+  struct Compiled;  // a graph ready to run: per node its operator or subgraphs; its calls
 
  private:
-  void check_runnable(const pt2::ExportedArchive& archive, size_t inputs) const;
+  void check_runnable(const pt2::ExportedArchive& archive,
+                      const std::vector<c10::IValue>& inputs) const;
 
-  std::vector<std::optional<DispatcherOp>> ops_;  // per node
-  pt2::CallPlan plan_;
+  std::unique_ptr<const Compiled> main_;
   InstrumentOptions options_;
 };
 

@@ -21,7 +21,8 @@ struct UnsupportedArgument : std::runtime_error {
 // `argument` for the schema argument `param` (an int where a float is taken becomes a float).
 c10::IValue argument_value(const nlohmann::json& argument, const c10::Argument& param,
                            const ValueLookup& lookup);
-// `argument` by its own kind alone (a frozen constant input).
+// `argument` by its own kind alone (a frozen constant input, a higher-order operator's argument:
+// a subgraph as its index in Node::graphs).
 c10::IValue argument_value(const nlohmann::json& argument, const ValueLookup& lookup);
 
 }  // namespace modrec::pt2

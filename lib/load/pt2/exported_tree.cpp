@@ -7,11 +7,12 @@
 namespace modrec::pt2 {
 namespace {
 
-// Module path -> qualified class, from every node's module stack.
+// Module path -> qualified class, from every node's module stack (subgraphs' nodes included).
 std::map<std::string, std::string> module_types(const Program& program) {
   std::map<std::string, std::string> types;
-  for (const Node& node : program.nodes)
+  visit_nodes(program.nodes, [&](const Node& node) {
     for (const StackEntry& e : node.module_stack) types.emplace(e.path, e.type);
+  });
   return types;
 }
 
@@ -69,13 +70,13 @@ void add_kernels(const Program& program, ModuleTree& tree) {
   for (Module& m : tree.modules)
     for (const Param& p : m.params)
       if (p.name == "weight") m.kernel = conv_kernel(m.type, p.shape);
-  for (const Node& node : program.nodes) {
+  visit_nodes(program.nodes, [&](const Node& node) {
     const Shape kernel_size = kernel_size_arg(node);  // first: most nodes have none
-    if (kernel_size.empty() || node.module_stack.empty()) continue;
+    if (kernel_size.empty() || node.module_stack.empty()) return;
     const int m = tree.find(node.module_stack.back().path);  // the innermost call's module
-    if (m < 0 || tree.modules[m].kernel) continue;
+    if (m < 0 || tree.modules[m].kernel) return;
     tree.modules[m].kernel = pool_kernel(tree.modules[m].type, kernel_size);
-  }
+  });
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 // What a torch.export archive's models/<name>.json says, as plain data (torch-free): the graph's
 // nodes with their arguments, the graph's inputs and outputs, the tensor metadata and the
-// modules called. Schema: torch/_export/serde/schema.py; docs/export-format.md has the facts.
+// modules called. Schema: torch/_export/serde/schema.py (SCHEMA_VERSION 8.x); what modrec reads of
+// it: docs/pt2.md.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -25,20 +28,41 @@ struct NodeArg {
   bool keyword = false;  // ArgumentKind KEYWORD: passed by name
 };
 
+struct Node;
+
+// A subgraph a higher-order operator's node runs (cond's branches, a no_grad block's body): its
+// own namespace of values, its inputs bound to the values the node passes.
+struct Graph {
+  std::vector<std::string> inputs;      // value names, in order
+  std::vector<nlohmann::json> outputs;  // Argument unions, in order
+  std::vector<Node> nodes;
+};
+
 struct Node {
   std::string name;    // the node's own name, for messages
   std::string target;  // "torch.ops.aten.conv2d.default"
+  // An as_graph argument's value is {"as_graph": i}, i indexing `graphs`.
   std::vector<NodeArg> inputs;
   std::vector<nlohmann::json> outputs;   // Argument unions: as_tensor, as_tensors, as_int, ...
   std::vector<StackEntry> module_stack;  // outermost first; empty when the node has none
+  std::vector<Graph> graphs;             // the subgraphs among its arguments, in order
 };
+
+// `nodes` and the nodes of their subgraphs, depth-first in order.
+inline void visit_nodes(const std::vector<Node>& nodes, const std::function<void(const Node&)>& f) {
+  for (const Node& node : nodes) {
+    f(node);
+    for (const Graph& graph : node.graphs) visit_nodes(graph.nodes, f);
+  }
+}
 
 // The schema's TensorMeta with concrete sizes (a symbolic size is -1).
 struct TensorMeta {
   int dtype = 0;   // the schema's ScalarType number, not c10's (schema_enums.h maps it)
   int layout = 7;  // the schema's Layout number; 7 is Strided
   std::vector<int64_t> sizes;
-  std::vector<int64_t> strides;  // as sizes
+  std::vector<std::string> size_symbols;  // per size: its symbol ("s70") when it is one, else ""
+  std::vector<int64_t> strides;           // as sizes
   int64_t storage_offset = 0;
   bool requires_grad = false;
 };
@@ -59,6 +83,12 @@ struct OutputSpec {
   std::string buffer;    // buffer_mutation: the buffer's FQN the value is written back to
 };
 
+// The sizes a symbol may take (range_constraints); nullopt bounds are unbounded.
+struct SymbolRange {
+  std::optional<int64_t> min;
+  std::optional<int64_t> max;
+};
+
 struct Program {
   int schema_major = 0;
   int schema_minor = 0;
@@ -67,6 +97,7 @@ struct Program {
   std::vector<InputSpec> inputs;    // the graph's inputs, in order
   std::vector<OutputSpec> outputs;  // the graph's outputs, in order
   std::map<std::string, TensorMeta> tensor_values;
+  std::map<std::string, SymbolRange> range_constraints;  // by symbol: "s70"
   std::vector<std::string> module_paths;  // module_call_graph's FQNs: named_modules() order
   // The structure of forward's result as a pytree spec ({"type": "builtins.dict", "context":
   // "[\"a\"]", "children_spec": [...]}, type null for a leaf): the user outputs are its leaves.

@@ -101,3 +101,22 @@ def huge_strides(meta):  # (size - 1) * stride past int64: overflow, not a small
 
 rewrite("negative_size.pt2", weight_meta(negative_size))
 rewrite("huge_strides.pt2", weight_meta(huge_strides))
+
+
+class Rotary(nn.Module):
+    """A Hugging Face rotary embedding's shape: a no_grad forward calling a submodule."""
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+    @torch.no_grad()
+    def forward(self, x):
+        return self.proj(x).cos(), x.sin()
+class NoGradNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rot = Rotary()
+        self.fc = nn.Linear(4, 4)
+    def forward(self, x):
+        cos, sin = self.rot(x)
+        return self.fc(x) * cos + sin
+torch.export.save(torch.export.export(NoGradNet(), (torch.randn(2, 4),)), p("no_grad.pt2"))

@@ -2,7 +2,10 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
+
 #include "run/value_meta.h"
+#include "rundir/run_paths.h"
 #include "tensors/dtype.h"
 #include "tensors/input_manifest.h"
 #include "tensors/write_tensors.h"
@@ -10,6 +13,10 @@
 
 namespace modrec {
 void CaptureSink::add(const CapturedValue& value) {
+  for (const NoGradient& g : value.no_gradient)
+    if (std::none_of(no_gradient_.begin(), no_gradient_.end(),
+                     [&](const NoGradient& known) { return known.at == g.at; }))
+      no_gradient_.push_back(g);
   if (stats_.empty()) start(value);
   for (size_t i = 0; i < value.tensors.size() && i < stats_.size(); ++i) {
     const TensorSummary& t = value.tensors[i];
@@ -29,6 +36,7 @@ void CaptureSink::add(const CapturedValue& value) {
 // At the first batch with tensors: their number fixes the file names.
 void CaptureSink::start(const CapturedValue& value) {
   structure_ = value.structure;
+  places_ = tensor_places(structure_);
   const size_t n = value.tensors.size();
   stats_.resize(n);
   shapes_.resize(n);
@@ -52,7 +60,11 @@ nlohmann::json CaptureSink::non_tensor_values() const {
   return out;
 }
 
-std::string CaptureSink::relative_dir() const { return "tensors/" + label_; }
+std::string CaptureSink::tensor_place(size_t i) const {
+  return names_.empty() && i < places_.size() ? places_[i] : "";
+}
+
+std::string CaptureSink::relative_dir() const { return run_paths::tensors_of(label_); }
 
 std::string CaptureSink::file_stem(size_t i) const {
   const std::string capture = capture_name(capture_);

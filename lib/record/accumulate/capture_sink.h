@@ -49,6 +49,10 @@ class CaptureSink {
   std::vector<int64_t> saved_shape(size_t i) const;
   std::string saved_dtype(size_t i) const;
   int64_t samples() const { return samples_; }
+  // The place of tensor i in the capture's value ("1.0"; "" for a lone tensor or a parameter).
+  std::string tensor_place(size_t i) const;
+  // Gradients refused in any batch, by place (recorder.h, refuse_blocked).
+  const std::vector<NoGradient>& no_gradient() const { return no_gradient_; }
   // The values of an input or output capture that are not tensors (a call's bool, int, str or
   // None arguments), as the first batch had them: kept in the .pt (pickle holds them), never in
   // .npy or the statistics. [{"at": "3", "type": "bool", "value": true}, ...]; "at" as
@@ -73,6 +77,8 @@ class CaptureSink {
   Capture capture_;
   std::vector<std::string> names_;
   c10::IValue structure_;  // the first batch's value, tensors left undefined: where each sits
+  std::vector<std::string> places_;  // of its tensors
+  std::vector<NoGradient> no_gradient_;
   std::vector<RunningStats> stats_;
   std::vector<std::vector<int64_t>> shapes_;
   std::vector<std::string> dtypes_;

@@ -2,6 +2,7 @@
 
 #include "load/version.h"
 #include "rundir/manifest_header.h"
+#include "rundir/run_dir.h"
 #include "tensors/dtype.h"
 #include "tensors/input_manifest.h"
 
@@ -73,6 +74,8 @@ nlohmann::json captures_json(const LayerRecording& layer) {
     if (!values.empty()) entry["values"] = std::move(values);
     if (is_module_capture(c.capture)) entry["names"] = c.sink.tensor_names();
     if (c.capture == Capture::param_grad) entry["summed_over_calls"] = layer.param_calls;
+    if (!c.sink.no_gradient().empty())
+      entry["no_gradient"] = no_gradient_json(c.sink.no_gradient());
   }
   return captures;
 }

@@ -12,11 +12,11 @@ std::vector<RunLayer> recorded_stats(const std::vector<LayerRecording>& layers) 
   for (const auto& layer : layers) {
     RunLayer r{{layer.label, layer.path, layer.type}, layer.call, layer.returned, {}};
     for (const auto& c : layer.captures) {
-      RunCapture capture{capture_name(c.capture), {}, {}};
+      RunCapture capture{capture_name(c.capture), {}, {}, c.sink.no_gradient()};
       for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
         const std::string name = c.sink.tensor_names().empty() ? "" : c.sink.tensor_names()[i];
-        capture.tensors.push_back(
-            {static_cast<int>(i), name, c.sink.shape(i), c.sink.dtype(i), c.sink.stats(i)});
+        capture.tensors.push_back({static_cast<int>(i), name, c.sink.shape(i), c.sink.dtype(i),
+                                   c.sink.stats(i), c.sink.tensor_place(i)});
       }
       r.captures.push_back(std::move(capture));
     }

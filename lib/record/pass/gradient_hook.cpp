@@ -3,6 +3,7 @@
 #include <ATen/SequenceNumber.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/function_hook.h>
+#include <torch/csrc/autograd/variable.h>
 
 namespace modrec {
 namespace {
@@ -26,12 +27,17 @@ class SlotPreHook : public torch::autograd::FunctionPreHook {
 
 }  // namespace
 
-void on_gradient(const at::Tensor& t, GradientCallback callback) {
+GradientEdge on_gradient(const at::Tensor& t, GradientCallback callback) {
   if (const auto& node = t.grad_fn()) {
     node->add_pre_hook(std::make_unique<SlotPreHook>(t.output_nr(), std::move(callback)));
   } else {
     t.register_hook([cb = std::move(callback)](const at::Tensor& grad) { cb(grad); });
   }
+  auto edge = torch::autograd::impl::gradient_edge(t);
+  const torch::autograd::Node* node = edge.function.get();
+  // The deleter owns the node's reference: shared_ptr<const void> holds any pointer type.
+  return {std::shared_ptr<const void>(node, [held = std::move(edge.function)](const void*) {}),
+          edge.input_nr};
 }
 
 uint64_t autograd_clock() { return at::sequence_number::peek(); }

@@ -4,13 +4,22 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 namespace modrec {
 
 using GradientCallback = std::function<void(const at::Tensor& grad)>;
 
-// t must require grad. Attaches to the autograd node that produced t (a leaf: to t itself).
-void on_gradient(const at::Tensor& t, GradientCallback callback);
+// Where t's gradient enters autograd's graph: the node that produced t (a leaf's accumulator) and
+// t's slot among its outputs. The node is held (its address stays its own while the edge lives).
+struct GradientEdge {
+  std::shared_ptr<const void> node;  // a torch::autograd::Node
+  uint32_t slot = 0;
+};
+
+// t must require grad. Attaches to the autograd node that produced t (a leaf: to t itself);
+// returns t's gradient edge.
+GradientEdge on_gradient(const at::Tensor& t, GradientCallback callback);
 
 // A mark on this thread's autograd clock: nodes created later have sequence numbers >= it.
 uint64_t autograd_clock();

@@ -1,5 +1,7 @@
 #include "record/pass/recorder.h"
 
+#include <c10/core/GradMode.h>
+
 #include "record/pass/gradient_hook.h"
 #include "run/value_meta.h"
 
@@ -16,17 +18,20 @@ c10::IValue without_tensors(const c10::IValue& value) {
 }
 
 // Gradients slot by slot into `skeleton`'s places (None where none arrived), with summaries of
-// the ones that did.
+// the ones that did, and the places of those refused.
 CapturedValue gather(const c10::IValue& skeleton, const std::vector<GradientSlot>& slots) {
   CapturedValue out;
-  for (const auto& slot : slots) {
+  const std::vector<std::string> places = tensor_places(skeleton);
+  for (size_t i = 0; i < slots.size(); ++i) {
+    const GradientSlot& slot = slots[i];
     if (slot.summary) out.tensors.push_back(*slot.summary);
     if (slot.stored) out.stored.push_back(*slot.stored);
+    if (!slot.blocked_by.empty() && i < places.size())
+      out.no_gradient.push_back({places[i], slot.blocked_by});
   }
-  if (out.stored.empty()) return out;
   const at::Tensor mark = at::empty({0});  // where a gradient arrived; rebuild makes the rest None
   std::vector<at::Tensor> arrived;
-  for (const auto& slot : slots) arrived.push_back(slot.stored ? mark : at::Tensor());
+  for (const auto& slot : slots) arrived.push_back(slot.summary ? mark : at::Tensor());
   out.structure = without_tensors(rebuild_tensors(skeleton, arrived));
   return out;
 }
@@ -69,7 +74,10 @@ void Recorder::keep_rows(at::Tensor rows, int64_t samples) {
   samples_ = samples;
 }
 
-at::Tensor Recorder::kept(const at::Tensor& t) const {
+// A quantized tensor is kept as the real values it stands for, as float32 (what eager PyTorch's
+// t.dequantize() gives): statistics, files and diffs against a float model read those.
+at::Tensor Recorder::kept(const at::Tensor& tensor) const {
+  const at::Tensor t = tensor.is_quantized() ? tensor.dequantize() : tensor;
   if (!rows_.defined() || t.dim() == 0 || t.size(0) != samples_) return t;
   return t.index_select(0, rows_.to(t.device()));
 }
@@ -105,7 +113,8 @@ void Recorder::enter(int call, int module, const std::vector<c10::IValue>& args)
 }
 
 void Recorder::hook(const at::Tensor& t, std::vector<GradientSlot>& slots, size_t slot) const {
-  on_gradient(t, [this, &slots, slot](const at::Tensor& full) {
+  slots[slot].edge = on_gradient(t, [this, &slots, slot](const at::Tensor& full) {
+    if (!slots[slot].blocked_by.empty()) return;  // a part of it, at most
     const at::Tensor grad = kept(full);
     slots[slot].summary = memo_.summarize(grad);
     slots[slot].order = ++clock_;
@@ -113,11 +122,24 @@ void Recorder::hook(const at::Tensor& t, std::vector<GradientSlot>& slots, size_
   });
 }
 
+void Recorder::refuse_blocked(NoDerivativeOps& ops, const at::Tensor& root) {
+  std::vector<GradientSlot*> slots;
+  for (CapturedCall& call : captured_)
+    for (auto* list : {&call.grad_output, &call.grad_input})
+      for (GradientSlot& slot : *list)
+        if (slot.edge.node) slots.push_back(&slot);
+  std::vector<const GradientEdge*> edges;
+  for (const GradientSlot* slot : slots) edges.push_back(&slot->edge);
+  const auto blocked = ops.blocking(root, edges);
+  for (size_t i = 0; i < slots.size(); ++i) slots[i]->blocked_by = blocked[i];
+}
+
 // Only reached with InstrumentOptions::route_tensor_args. The clone separates this call's use of
 // x from x's other consumers, so its gradient is the module-local one Python's hooks report.
+// Under no_grad (a torch.export no_grad subgraph) no gradient flows, and Python's hooks skip.
 at::Tensor Recorder::route(int, size_t argno, const at::Tensor& x) {
   CapturedCall* call = open_.empty() ? nullptr : open_.back();
-  if (!call || !captures_.grad_input || !x.requires_grad()) return x;
+  if (!call || !captures_.grad_input || !x.requires_grad() || !at::GradMode::is_enabled()) return x;
   at::Tensor routed = x.clone();
   hook(routed, call->grad_input, argno);
   return routed;
@@ -147,7 +169,7 @@ c10::IValue Recorder::route_outputs(CapturedCall& call, const c10::IValue& outpu
   size_t slot = 0;
   return map_tensors(output, [&](const at::Tensor& t) {
     const size_t i = slot++;
-    if (!t.requires_grad()) return t;
+    if (!t.requires_grad() || !at::GradMode::is_enabled()) return t;
     const bool keep = !repeated && unconsumed_since(t, call.started);
     at::Tensor routed = keep ? t : t.clone();
     hook(routed, call.grad_output, i);

@@ -11,6 +11,8 @@
 #include "edit/call_edits.h"
 #include "instrument/call_hooks.h"
 #include "record/pass/batch_file.h"
+#include "record/pass/gradient_hook.h"
+#include "record/pass/no_derivative.h"
 #include "model/captures.h"
 #include "record/pass/summary_memo.h"
 #include "record/pass/tensor_stats.h"
@@ -25,7 +27,8 @@ struct CapturedValue {
   // Where the tensors sit in the value (left undefined), with its non-tensor values (None where a
   // gradient never arrived). Gradients fill it only when saving.
   c10::IValue structure;
-  uint64_t order = 0;  // when it was captured, on the Recorder's clock
+  uint64_t order = 0;                   // when it was captured, on the Recorder's clock
+  std::vector<NoGradient> no_gradient;  // gradients refused (record/pass/no_derivative.h)
 };
 
 // A gradient that may arrive during backward, for one tensor slot of a call.
@@ -33,6 +36,9 @@ struct GradientSlot {
   std::optional<TensorSummary> summary;  // empty: no gradient reached it
   std::optional<StoredTensor> stored;    // when saving
   uint64_t order = 0;                    // when it arrived, on the Recorder's clock
+  GradientEdge edge;                     // where the hook waits for it
+  // Operators without a derivative on a way from the loss to here: the gradient is refused.
+  std::vector<std::string> blocked_by;
 };
 
 struct CapturedCall {
@@ -62,6 +68,11 @@ class Recorder : public CallHooks {
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override;
+
+  // Before backward from `root`: every gradient hooked so far that would pass through an
+  // operator without a derivative is refused (its hook records nothing; the capture lists it
+  // under no_gradient).
+  void refuse_blocked(NoDerivativeOps& ops, const at::Tensor& root);
 
   // --when target:K: every captured tensor whose dim 0 has `samples` rows keeps only `rows`.
   void keep_rows(at::Tensor rows, int64_t samples);

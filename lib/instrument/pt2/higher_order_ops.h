@@ -1,0 +1,31 @@
+// The higher-order operators torch.export writes for user code (torch.ops.higher_order.*), run
+// as eager PyTorch runs them: each runs its subgraphs through the caller's interpreter, under the
+// grad mode or autocast state the node names (LibTorch's, restored after), once, by a predicate
+// or per slice. torch/_higher_order_ops holds their Python definitions.
+#pragma once
+#include <ATen/core/ivalue.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace modrec::pt2 {
+
+enum class HigherOrderOp { set_grad_enabled, autocast, cond, while_loop, map };
+
+// nullopt for a target that is no higher-order operator modrec runs.
+std::optional<HigherOrderOp> higher_order_op(const std::string& target);
+
+// Runs subgraph `graph` (its index among the node's graph arguments) on `inputs`; its outputs.
+using RunSubgraph =
+    std::function<std::vector<c10::IValue>(int graph, std::vector<c10::IValue> inputs)>;
+
+// The node's results. `args` are its arguments in order, a graph argument as its index; the
+// values after the last graph argument, flattened, are what its subgraphs take (with a map's
+// slices and a loop's carried values put in). Throws UnsupportedArgument (node_args.h) on
+// arguments that do not fit the operator.
+std::vector<c10::IValue> run_higher_order(HigherOrderOp op, const std::vector<c10::IValue>& args,
+                                          const RunSubgraph& run);
+
+}  // namespace modrec::pt2

@@ -1,0 +1,186 @@
+#include "load/operator_libraries.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <dlfcn.h>
+#include <limits.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "load/version.h"
+#include "util/error.h"
+#include "util/log.h"
+
+namespace modrec {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The packages whose libraries register an operator namespace, and where each keeps it in
+// site-packages (the newest layout first: torchvision 0.29's stable-ABI library, then older ones).
+struct Provider {
+  const char* ns;
+  const char* package;
+  std::vector<const char*> files;
+};
+
+const std::vector<Provider>& providers() {
+  static const std::vector<Provider> known{
+      {"torchvision", "torchvision", {"torchvision/_C_stable.so", "torchvision/_C.so"}},
+      {"image", "torchvision", {"torchvision/image_stable.so", "torchvision/image.so"}},
+      {"torchaudio", "torchaudio", {"torchaudio/lib/libtorchaudio.so"}},
+  };
+  return known;
+}
+
+const Provider* provider_of(const std::string& ns) {
+  for (const auto& p : providers())
+    if (ns == p.ns) return &p;
+  return nullptr;
+}
+
+// The folder of the LibTorch this process runs on (torch/lib of a torch package), from the loaded
+// libtorch_cpu.so itself: the RPATH, LD_LIBRARY_PATH or the pip launcher chose it.
+fs::path torch_lib_dir() {
+  void* handle = dlopen("libtorch_cpu.so", RTLD_NOW | RTLD_NOLOAD);
+  char origin[PATH_MAX] = "";
+  if (!handle || dlinfo(handle, RTLD_DI_ORIGIN, origin) != 0) return {};
+  return origin;
+}
+
+// torch/lib/../..: the site-packages that holds torch, and beside it torchvision and torchaudio.
+fs::path site_packages() {
+  const fs::path lib = torch_lib_dir();
+  return lib.empty() ? fs::path() : lib.parent_path().parent_path();
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// dlopen with the time it took at -v; the loader's message when it fails.
+std::optional<std::string> open_library(const std::string& path, int mode) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!dlopen(path.c_str(), mode)) return std::string(dlerror());
+  log::debug("loaded ", path, " in ", ms_since(start), " ms");
+  return std::nullopt;
+}
+
+// The libpython of the Python whose site-packages is `site` (…/lib/python3.X/site-packages): in
+// its prefix's lib (a Python installed there, conda), in the lib of the Python a venv was made from
+// (pyvenv.cfg's home), else wherever the loader finds it (a system Python's libpython package).
+std::vector<std::string> libpython_candidates(const fs::path& site) {
+  const std::string python = site.parent_path().filename().string();  // python3.X
+  if (python.rfind("python3.", 0) != 0) return {};
+  const std::string name = "lib" + python + ".so.1.0";
+  const fs::path prefix = site.parent_path().parent_path().parent_path();
+  std::vector<std::string> out{(prefix / "lib" / name).string()};
+  std::ifstream cfg(prefix / "pyvenv.cfg");
+  for (std::string line; std::getline(cfg, line);)
+    if (line.rfind("home", 0) == 0 && line.find('=') != std::string::npos) {
+      const std::string home = line.substr(line.find_first_not_of(" =", line.find('=')));
+      out.push_back((fs::path(home).parent_path() / "lib" / name).string());
+    }
+  out.push_back(name);
+  return out;
+}
+
+// libpython (global: libtorch_python.so's Python symbols resolve against it), then
+// libtorch_python.so beside the torch modrec runs on; once. Error(bad_input) for `library`, the
+// one that needs them, when either cannot be loaded.
+void load_python_runtime(const std::string& library) {
+  static std::once_flag once;
+  static std::optional<Error> failed;
+  std::call_once(once, [&] {
+    const fs::path site = site_packages();
+    bool have_python = false;
+    for (const auto& candidate : libpython_candidates(site))
+      if (!open_library(candidate, RTLD_NOW | RTLD_GLOBAL)) {
+        have_python = true;
+        break;
+      }
+    if (!have_python) {
+      failed = Error(Exit::bad_input,
+                     "library needs libtorch_python.so and a libpython, and no libpython was "
+                     "found for the Python environment of " +
+                         site.string(),
+                     library,
+                     "use a Python built with --enable-shared (it has a libpython3.X.so), or "
+                     "preload it: LD_PRELOAD=/path/to/libpython3.X.so.1.0");
+      return;
+    }
+    const std::string torch_python = (torch_lib_dir() / "libtorch_python.so").string();
+    if (auto why = open_library(torch_python, RTLD_NOW | RTLD_LOCAL))
+      failed =
+          Error(Exit::bad_input,
+                "library needs libtorch_python.so, which cannot be loaded: " + first_line(*why),
+                library, "install the torch wheel from PyPI, which carries it");
+  });
+  if (failed) throw Error(failed->code(), failed->what(), library, failed->hint());
+}
+
+// What torch.ops.load_library does: dlopen, which runs the library's static registrations.
+// A library that links libtorch_python.so gets the Python runtime first.
+void load_library(const std::string& path) {
+  auto why = open_library(path, RTLD_NOW | RTLD_LOCAL);
+  if (why && why->find("libtorch_python") != std::string::npos) {
+    load_python_runtime(path);
+    why = open_library(path, RTLD_NOW | RTLD_LOCAL);
+  }
+  if (why)
+    throw Error(Exit::bad_input, "cannot load the operator library: " + first_line(*why), path,
+                "give a shared library built against LibTorch " + libtorch_version() +
+                    " that registers operators (TORCH_LIBRARY), as torch.ops.load_library takes");
+}
+
+}  // namespace
+
+void load_operator_library(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    throw Error(Exit::bad_input, "operator library does not exist or is no file", path,
+                "give the path of a shared library (.so) that registers operators");
+  // dlopen searches the loader's paths for a name without a slash; the user named a file.
+  load_library(path.find('/') == std::string::npos ? "./" + path : path);
+}
+
+bool load_namespace_library(const std::string& ns) {
+  static std::set<std::string> tried;
+  const Provider* provider = provider_of(ns);
+  if (!provider || !tried.insert(ns).second) return false;
+  const fs::path site = site_packages();
+  for (const char* file : provider->files) {
+    const fs::path path = site / file;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) continue;
+    log::debug("operator namespace ", ns, ": loading ", path.string());
+    load_library(path.string());
+    return true;
+  }
+  return false;
+}
+
+bool namespace_registered(const std::string& ns) {
+  const std::string prefix = ns + "::";
+  for (const auto& op : c10::Dispatcher::singleton().getAllOpNames())
+    if (op.name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+std::string namespace_hint(const std::string& ns) {
+  const std::string load = "--load-library PATH (or MODREC_LOAD_LIBRARY)";
+  if (const Provider* p = provider_of(ns))
+    return std::string("install ") + p->package + " for torch " + libtorch_version() +
+           " in the Python environment of the torch modrec runs on (" + site_packages().string() +
+           "), or give its library with " + load;
+  return "load the library that registers namespace " + ns + " with " + load +
+         ", as torch.ops.load_library does in Python";
+}
+
+}  // namespace modrec

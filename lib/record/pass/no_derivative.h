@@ -1,0 +1,39 @@
+// Operators without a derivative (LibTorch has no autograd kernel for them: its autograd fallback
+// runs them, warns, and passes no gradient back: quantized::linear_dynamic, aten::quantized_lstm)
+// and the gradients they keep from arriving. The only user of the dispatcher's kernel table,
+// RecordFunction and autograd's node types for this, in no_derivative.cpp.
+#pragma once
+#include <ATen/core/Tensor.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "record/pass/gradient_hook.h"
+
+namespace modrec {
+
+// While alive, notes which operators without a derivative this thread runs, and the autograd node
+// each one makes (by the node's sequence number). Construct it before the forward pass whose
+// gradients are to be checked; until then no callback is registered.
+class NoDerivativeOps {
+ public:
+  NoDerivativeOps();
+  ~NoDerivativeOps();
+  NoDerivativeOps(const NoDerivativeOps&) = delete;
+  NoDerivativeOps& operator=(const NoDerivativeOps&) = delete;
+
+  // For each edge: the operators without a derivative that the gradient flowing back from `root`
+  // (the tensor backward starts from) passes through on some way to it, sorted; empty when every
+  // way is clear (or none leads there). A gradient with one such way would be missing that way's
+  // part: it is no gradient of the loss.
+  std::vector<std::vector<std::string>> blocking(const at::Tensor& root,
+                                                 const std::vector<const GradientEdge*>& edges);
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace modrec

@@ -1,0 +1,238 @@
+"""torch.export archives with higher-order operators (a no_grad block, a bfloat16 autocast block,
+torch.cond) and tiny random-weight Hugging Face decoder LLMs (Llama, Mistral, Gemma, GPT-NeoX:
+their rotary embedding runs under @torch.no_grad()), against eager PyTorch on the same weights:
+summary's table is torchinfo's with and without an input, record's captures are eager hooks',
+parameter gradients torch.autograd's, the flops column FlopCounterMode's. Dynamic exports run at
+sizes inside their range_constraints and refuse one outside (exit 2). The models are in
+scripts/models.py (EXPORT_MODELS), exported once per class into a temporary directory."""
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+import torch
+
+from e2e import ROOT, run, main
+from test_flops import per_path
+from test_record_oracle import RecordComparison
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import flop_oracle  # noqa: E402
+import models  # noqa: E402
+import torchinfo_table as torchinfo_table_script  # noqa: E402
+
+DECODERS = ("Llama", "Mistral", "Gemma", "GPTNeoX")
+BLOCKS = ("NoGradBlockNet", "AutocastBlockNet", "CondNet")
+
+
+def export(name, path, dynamic_shapes=None, inputs=None):
+    """models.py's `name` exported (CondNet strict: see its docstring) and saved as `path`."""
+    ep = torch.export.export(models.build(name), inputs or models.example_inputs(name),
+                             dynamic_shapes=dynamic_shapes, strict=name == "CondNet")
+    torch.export.save(ep, path)
+    return path
+
+
+def save(out, tag, value):
+    path = os.path.join(out, tag + ".pt")
+    torch.save(value, path)
+    return path
+
+
+def torchinfo_table(name, weights, *extra):
+    """scripts/torchinfo_table.py's table, in this process (transformers imports slowly)."""
+    argv = ["torchinfo_table.py", name, "--weights", weights, *extra]
+    with mock.patch.object(sys, "argv", argv), contextlib.redirect_stdout(io.StringIO()) as out:
+        torchinfo_table_script.main()
+    return out.getvalue()
+
+
+def untyped(table):
+    """A container never called (a decoder's `layers` ModuleList) has no class in the archive:
+    shown as Module (README, torch.export archives)."""
+    return re.sub(r"ModuleList: (\S+)", r"Module: \1    ", table)
+
+
+class Exported(unittest.TestCase):
+    NAMES = ()
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = tempfile.mkdtemp(prefix="pt2-hop-")
+        cls.paths = {name: export(name, os.path.join(cls.out, name + ".pt2"))
+                     for name in cls.NAMES}
+        cls.inputs = {name: save(cls.out, name, models.example_inputs(name)[0])
+                      for name in cls.NAMES}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, True)
+
+
+class SummaryMatchesTorchinfo(Exported):
+    NAMES = DECODERS + BLOCKS
+
+    def test_tables_with_an_input_at_two_depths(self):
+        for name in self.NAMES:
+            for depth in ("2", "4"):
+                with self.subTest(name, depth=depth):
+                    args = ("--input", self.inputs[name], "--depth", depth)
+                    mine = run("summary", self.paths[name], *args)[0]
+                    want = torchinfo_table(name, self.paths[name], *args)
+                    self.assertEqual(mine, untyped(want))
+
+    def test_tables_without_an_input_at_two_depths(self):
+        import torchinfo
+        for name in self.NAMES:
+            for depth in (2, 4):
+                with self.subTest(name, depth=depth):
+                    out = run("summary", self.paths[name], "--depth", str(depth))[0]
+                    table = out.partition("\nForward signature: forward(")[0]
+                    want = str(torchinfo.summary(models.build(name), depth=depth, verbose=0))
+                    self.assertEqual(table, untyped(want) + "\n")
+
+    def test_cond_takes_each_branch(self):
+        # CondNet: torch.cond on the input's sum; the other sign runs the other branch's modules.
+        name = "CondNet"
+        x = save(self.out, "negated", -models.example_inputs(name)[0])
+        for inp in (self.inputs[name], x):
+            mine = run("summary", self.paths[name], "--input", inp, "--depth", "3")[0]
+            self.assertEqual(mine, torchinfo_table(name, self.paths[name], "--input", inp,
+                                                   "--depth", "3"))
+
+
+class RecordMatchesPyTorch(RecordComparison):
+    NAMES = ("Llama", "GPTNeoX") + BLOCKS
+
+    @classmethod
+    def setUpClass(cls):
+        Exported.setUpClass.__func__(cls)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, True)
+
+    def test_captures_equal_eager_hooks(self):
+        # A decoder's calls get keyword arguments export froze (attention_mask=None, ...): no
+        # value of the graph, so its calls' inputs are left out (README, torch.export archives).
+        for name in self.NAMES:
+            with self.subTest(name):
+                captures = ("output", "grad_output") if name in DECODERS else \
+                    ("input", "output", "grad_input", "grad_output")
+                self.compare(name, [self.inputs[name]], model=self.paths[name],
+                             weights=self.paths[name], rtol=1e-4, atol=1e-5, captures=captures)
+
+    def test_cond_branch_not_taken_at_export(self):
+        name = "CondNet"
+        x = save(self.out, "negated", -models.example_inputs(name)[0])
+        self.compare(name, [x], model=self.paths[name], weights=self.paths[name])
+
+    def test_parameter_gradients_equal_autograd(self):
+        # NoGradBlockNet: `b` runs under no_grad, so it gets no gradient, and `a` only the one
+        # through the skip around `b`.
+        for name in ("NoGradBlockNet", "AutocastBlockNet", "CondNet", "Llama"):
+            with self.subTest(name):
+                out = self.record(self.paths[name], [self.inputs[name]], captures=("param_grad",))
+                self.addCleanup(shutil.rmtree, os.path.dirname(out))
+                model = models.build(name)
+                model(*models.example_inputs(name)).sum().backward()
+                with open(os.path.join(out, "manifest.json")) as f:
+                    labels = {l["path"]: l["label"] for l in json.load(f)["layers"]}
+                for path, module in model.named_modules():
+                    for pname, p in module.named_parameters(recurse=False):
+                        if path not in labels:  # never called (CondNet's other branch)
+                            self.assertIsNone(p.grad, (name, path))
+                            continue
+                        f = os.path.join(out, "tensors", labels[path], f"param_grad.{pname}.pt")
+                        if p.grad is None:
+                            self.assertFalse(os.path.exists(f) and torch.load(f).count_nonzero(),
+                                             (name, path, pname))
+                            continue
+                        got = torch.load(f)
+                        self.assertTrue(torch.allclose(got, p.grad, rtol=1e-4, atol=1e-6),
+                                        (name, path, pname, (got - p.grad).abs().max().item()))
+
+
+class FlopsMatchFlopCounterMode(Exported):
+    NAMES = ("Llama", "NoGradBlockNet", "AutocastBlockNet")
+
+    def test_flops_per_module(self):
+        for name in self.NAMES:
+            with self.subTest(name):
+                got = json.loads(run("summary", self.paths[name], "--input", self.inputs[name],
+                                     "--columns", "output_size,flops", "--depth", "99",
+                                     "--format", "json")[0])
+                want = flop_oracle.count(name)
+                self.assertEqual(per_path(got["rows"], "flops_forward"), want["forward"])
+                self.assertEqual(per_path(got["rows"], "flops_backward"), want["backward"])
+
+
+class DynamicShapes(unittest.TestCase):
+    """Llama exported with named Dims (batch 1..4, sequence 2..32) and with Dim.AUTO."""
+
+    @classmethod
+    def setUpClass(cls):
+        from torch.export import Dim
+        cls.out = tempfile.mkdtemp(prefix="pt2-dyn-")
+        named = {0: Dim("batch", min=1, max=4), 1: Dim("seq", min=2, max=32)}
+        auto = {0: Dim.AUTO, 1: Dim.AUTO}
+        ids = models.example_inputs("Llama")[0].repeat(2, 1)  # 2 x 8: no size 0 or 1
+        cls.named = export("Llama", os.path.join(cls.out, "named.pt2"), {"ids": named}, (ids,))
+        cls.auto = export("Llama", os.path.join(cls.out, "auto.pt2"), {"ids": auto}, (ids,))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, True)
+
+    def ids(self, *shape):
+        return save(self.out, "ids" + "x".join(map(str, shape)),
+                    torch.randint(0, 64, shape, generator=torch.Generator().manual_seed(1)))
+
+    def test_sizes_inside_the_range_run_at_those_sizes(self):
+        for path in (self.named, self.auto):
+            for shape in ((3, 12), (2, 5)):
+                with self.subTest(path, shape=shape):
+                    x = self.ids(*shape)
+                    mine = run("summary", path, "--input", x, "--depth", "3")[0]
+                    self.assertEqual(mine, untyped(torchinfo_table("Llama", path, "--input", x,
+                                                                   "--depth", "3")))
+
+    def test_a_size_outside_the_range_is_exit_2(self):
+        err = run("summary", self.named, "--input", self.ids(2, 40), code=2)[1]
+        self.assertEqual(len([l for l in err.splitlines() if "error" in l]), 1, err)
+        self.assertIn("input ids: dimension 1 is 40, outside the range [2, 32]", err)
+        err = run("record", self.named, "--input", self.ids(5, 8), "--layers", "all", "--out",
+                  os.path.join(self.out, "rec"), code=2)[1]
+        self.assertIn("input ids: dimension 0 is 5, outside the range [1, 4]", err)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "rec")))
+        # Dim.AUTO: export specializes sizes 0 and 1, so a dynamic dimension starts at 2.
+        err = run("summary", self.auto, "--input", self.ids(1, 8), code=2)[1]
+        self.assertIn("input ids: dimension 0 is 1, outside the range [2, inf]", err)
+
+
+class UnsupportedOperators(unittest.TestCase):
+    def test_a_higher_order_operator_modrec_does_not_run_is_exit_3(self):
+        from torch._higher_order_ops.scan import scan
+
+        class Scan(torch.nn.Module):
+            def forward(self, x):
+                return scan(lambda c, t: (c + t, c * t), x[0], x[1:])[1]
+
+        out = tempfile.mkdtemp(prefix="pt2-scan-")
+        self.addCleanup(shutil.rmtree, out, True)
+        path = os.path.join(out, "scan.pt2")
+        torch.export.save(torch.export.export(Scan(), (torch.ones(3, 2),)), path)
+        err = run("summary", path, "--input", save(out, "x", torch.ones(3, 2)), code=3)[1]
+        self.assertEqual(len([l for l in err.splitlines() if "error" in l]), 1, err)
+        self.assertRegex(err, r"cannot run node \S+ \(torch\.ops\.higher_order\.scan\): modrec "
+                              r"does not run this higher-order operator")
+
+
+if __name__ == "__main__":
+    main()
