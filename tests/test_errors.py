@@ -92,10 +92,10 @@ class ModelFiles(ErrorCase):
     def test_flipped_weight_names_the_damaged_entry(self):
         with open(bad("flipped_weight.txt")) as f:
             entry = f.read().strip()
-        for cmd in (["summary"], ["record", "--input-size", SIZE, "--layers", "all", "--out", self.out()]):
-            with self.subTest(cmd=cmd[0]):
-                self.fails(3, cmd[0], bad("flipped_weight.pt"), *cmd[1:],
-                           words=[bad("flipped_weight.pt"), entry, "CRC-32"])
+        self.fails(3, "record", bad("flipped_weight.pt"), "--input-size", SIZE, "--layers", "all",
+                   "--out", self.out(), words=[bad("flipped_weight.pt"), entry, "CRC-32"])
+        # summary reads no weight (tests/test_summary_meta.py): the damage cannot reach its table.
+        self.assertEqual(run("summary", bad("flipped_weight.pt"))[0], run("summary", NET)[0])
 
 
 class InflatedSizes(ErrorCase):

@@ -5,12 +5,17 @@
 #include <string>
 
 #include "instrument/instrumented_model.h"
+#include "load/file_kind.h"
+#include "load/load_options.h"
 
 namespace modrec {
 
-// Throws Error(Exit::bad_input) naming `path` when it is neither, or damaged; Error(Exit::usage)
-// when `options.savable` asks to save a format modrec cannot write (a .pt2).
-std::unique_ptr<InstrumentedModel> open_model(const std::string& path,
+// `file` is inspect_file's of `path`: the model is read through the file it opened, its
+// weights as `weights` says. Throws Error(Exit::bad_input) naming `path` when it is neither
+// format, or damaged; Error(Exit::usage) when `options.savable` asks to save a format modrec
+// cannot write (a .pt2).
+std::unique_ptr<InstrumentedModel> open_model(const std::string& path, const FileInfo& file,
+                                              Weights weights,
                                               const InstrumentOptions& options = {});
 
 }  // namespace modrec

@@ -7,6 +7,7 @@
 
 #include "instrument/open_model.h"
 #include "load/operator_libraries.h"
+#include "run/meta_kernels.h"
 #include "tensors/forward_schema.h"
 #include "util/error.h"
 
@@ -24,6 +25,12 @@ at::Device torch_device(Device device) {
 void set_threads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   at::set_num_threads(threads);
+}
+
+// `model` on `device` (moved there from the CPU it was loaded on), in `options`' mode.
+void place(InstrumentedModel& model, const at::Device& device, const ModelOptions& options) {
+  if (device.is_cuda()) model.to(device);
+  model.train(options.mode == Mode::train);
 }
 
 }  // namespace
@@ -51,18 +58,29 @@ std::vector<c10::IValue> Session::whole_inputs(int64_t* bytes) const {
   return values;
 }
 
+void Session::read_weights(const ModelOptions& options) {
+  model = open_model(options.path, file, Weights::read, instrument);
+  device = torch_device(options.device);
+  place(*model, device, options);
+}
+
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
-                     const InstrumentOptions& instrument) {
+                     const InstrumentOptions& instrument, Weights weights) {
   const at::Device device = torch_device(model.device);
   set_threads(model.threads);
   const OpenedInputs opened(inputs);  // bad inputs fail before the slower model load
   for (const auto& library : model.libraries) load_operator_library(library);
-  std::unique_ptr<InstrumentedModel> instrumented = open_model(model.path, instrument);
+  if (weights == Weights::meta) register_meta_kernels();
+  FileInfo file = inspect_file(model.path);
+  std::unique_ptr<InstrumentedModel> instrumented =
+      open_model(model.path, file, weights, instrument);
   const ForwardSchema schema(instrumented->forward_arguments());
   ForwardArguments bound = inputs.given() ? opened.bind(schema) : ForwardArguments{};
-  Session session{std::move(instrumented), schema.signature(), std::move(bound), device};
-  if (!device.is_cpu()) session.model->to(device);
-  session.model->train(model.mode == Mode::train);
+  Session session{
+      std::move(instrumented), schema.signature(),
+      std::move(bound),        weights == Weights::meta ? at::Device(at::kMeta) : device,
+      std::move(file),         instrument};
+  place(*session.model, session.device, model);
   return session;
 }
 

@@ -3,9 +3,12 @@
 #include <memory>
 
 #include "instrument/instrumented_model.h"
+#include "load/file_kind.h"
 #include "load/load_options.h"
 #include "record/record_options.h"
 #include "tensors/input_batches.h"
+#include "util/error.h"
+#include "util/log.h"
 #include "util/path_overlap.h"
 
 namespace modrec {
@@ -14,7 +17,13 @@ struct Session {
   std::unique_ptr<InstrumentedModel> model;  // open_model's: TorchScript or torch.export
   Signature signature;                       // forward's arguments
   ForwardArguments inputs;  // bound to them (empty without an input), read when batches are taken
-  at::Device device = at::kCPU;
+  at::Device device = at::kCPU;  // the model's and its inputs': meta with Weights::meta
+  FileInfo file;                 // the model file as opened: read_weights reads on through it
+  InstrumentOptions instrument;  // as the model was opened with
+
+  // The model again, its weights read, on `options`' device, in its mode (after a pass on the
+  // meta device failed).
+  void read_weights(const ModelOptions& options);
 
   // The run's batches over the inputs (--batch-size, --shard); `targets` one row per sample.
   InputBatches batches(const InputOptions& options, int64_t batch_size,
@@ -24,8 +33,30 @@ struct Session {
   std::vector<c10::IValue> whole_inputs(int64_t* bytes = nullptr) const;
 };
 
+// The model file is opened and read once: its kind told, its directory read, the model loaded
+// with its weights as `weights` says.
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
-                     const InstrumentOptions& instrument = {});
+                     const InstrumentOptions& instrument = {}, Weights weights = Weights::read);
+
+// A pass that needs shapes only (summary's) on a session opened with Weights::meta runs on the
+// meta device: no weight read, no value computed. An operator without a meta kernel, or a graph
+// that needs a value (.item(), a branch on a tensor), fails there; the session then reads its
+// weights and `pass` runs again, saying so when it succeeds (when it fails too, its own error is
+// the one line).
+template <class Pass>
+auto pass_on_shapes(Session& session, const ModelOptions& model, Pass&& pass) -> decltype(pass()) {
+  if (!session.device.is_meta()) return pass();
+  try {
+    return pass();
+  } catch (const Error& e) {
+    if (e.code() != Exit::model_failed) throw;
+    session.read_weights(model);
+    auto result = pass();
+    log::warn(model.path, ": the pass on the meta device (shapes without weights) failed (",
+              first_line(e.what()), ", at ", e.where(), "): it ran on the weights");
+    return result;
+  }
+}
 
 // The files a run of the model reads, with their flags: the model, --input sources, and the
 // recording's --grad, --targets and --edit replace:FILE (refuse_output_over_inputs).

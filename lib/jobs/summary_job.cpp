@@ -65,6 +65,24 @@ CallTrace traced(Session& session, const std::vector<c10::IValue>& inputs, const
   return trace;
 }
 
+// The table needs shapes, not values: the weights stay unread (meta tensors) unless --edit
+// rewrites outputs with values of its own, or the flops column counts the operators a pass runs,
+// which are not all the same on the meta device: on the CPU an LSTM is one kernel, which
+// FlopCounterMode does not count, on the meta device matrix products, which it counts.
+Weights weights_for(const SummaryJob& job) {
+  return job.edits.specs.empty() && !wants_flops(job.summary) ? Weights::meta : Weights::read;
+}
+
+// The pass on the session's inputs, on the meta device when the weights were not read.
+CallTrace traced_pass(Session& session, const SummaryJob& job, int64_t& input_bytes) {
+  return pass_on_shapes(session, job.model, [&] {
+    const std::vector<c10::IValue> inputs = session.whole_inputs(&input_bytes);
+    CallTrace trace = traced(session, inputs, job);
+    wait_for_device(inputs);
+    return trace;
+  });
+}
+
 }  // namespace
 
 void run_summary_job(const SummaryJob& job, std::ostream& out) {
@@ -80,18 +98,16 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
     throw Error(Exit::usage, "the flops column counts on the CPU only", "--device",
                 "run it with --device cpu");
   Stopwatch clock;
-  Session session = open_session(job.model, job.inputs);
+  Session session = open_session(job.model, job.inputs, {}, weights_for(job));
   log::debug("timing: load ", log::seconds(clock.lap()), " s");
-  const ModuleTree& tree = session.model->tree();
-  if (tree.modules.size() == 1)
+  if (session.model->tree().modules.size() == 1)
     log::warn(job.model.path,
               " has no submodules (a frozen or fully inlined model): only the root row exists");
   int64_t input_bytes = 0;
-  const std::vector<c10::IValue> inputs = session.whole_inputs(&input_bytes);
   CallTrace trace =
-      job.inputs.given() ? traced(session, inputs, job) : session.model->static_trace();
-  wait_for_device(inputs);
+      job.inputs.given() ? traced_pass(session, job, input_bytes) : session.model->static_trace();
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
+  const ModuleTree& tree = session.model->tree();
   write(summarize(tree, trace, input_bytes), tree, session.signature, job, out);
   log::debug("timing: format ", log::seconds(clock.lap()), " s");
 }

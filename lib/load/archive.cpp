@@ -1,10 +1,11 @@
 #include "load/archive.h"
 
 #include <array>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "util/error.h"
+#include "util/read_only_file.h"
 
 namespace modrec {
 namespace fs = std::filesystem;
@@ -37,13 +38,9 @@ bool past_end(uint64_t offset, uint64_t size, uint64_t file_size) {
   return size > file_size || offset > file_size - size;
 }
 
-// Reads `size` bytes at `offset`; a short read means the file ends early.
-std::string read_at(std::ifstream& in, const std::string& path, uint64_t offset, uint64_t size) {
+std::string bytes_at(const Archive& a, uint64_t offset, uint64_t size) {
   std::string bytes(size, '\0');
-  in.clear();
-  in.seekg(static_cast<std::streamoff>(offset));
-  in.read(bytes.data(), static_cast<std::streamsize>(size));
-  if (static_cast<uint64_t>(in.gcount()) != size) throw damaged(path, "truncated");
+  a.read_at(offset, bytes.data(), size);
   return bytes;
 }
 
@@ -64,20 +61,20 @@ struct Directory {
   uint64_t count = 0, size = 0, offset = 0;
 };
 
-// The end-of-central-directory record sits in the last 22 + up to 65535 (comment) bytes.
-Directory find_directory(std::ifstream& in, const std::string& path, uint64_t file_size) {
-  uint64_t tail = std::min<uint64_t>(file_size, kEndSize + 0xFFFF);
-  std::string bytes = read_at(in, path, file_size - tail, tail);
-  for (uint64_t i = tail < kEndSize ? 0 : tail - kEndSize + 1; i-- > 0;) {
-    if (le(bytes, i, 4) != kEndSig) continue;
-    Directory d{le(bytes, i + 10, 2), le(bytes, i + 12, 4), le(bytes, i + 16, 4)};
-    uint64_t end_at = file_size - tail + i;
+// The end-of-central-directory record sits in `tail`, the file's last 22 + up to 65535 (comment)
+// bytes, which start at `tail_at`.
+Directory find_directory(const Archive& a, const std::string& tail, uint64_t tail_at) {
+  const std::string& path = a.path();
+  for (uint64_t i = tail.size() < kEndSize ? 0 : tail.size() - kEndSize + 1; i-- > 0;) {
+    if (le(tail, i, 4) != kEndSig) continue;
+    Directory d{le(tail, i + 10, 2), le(tail, i + 12, 4), le(tail, i + 16, 4)};
+    uint64_t end_at = tail_at + i;
     if (d.count != 0xFFFF && d.offset != 0xFFFFFFFF && d.size != 0xFFFFFFFF) return d;
     if (end_at < 20) throw damaged(path, "not a valid zip archive (bad zip64 directory)");
-    std::string loc = read_at(in, path, end_at - 20, 20);
+    std::string loc = bytes_at(a, end_at - 20, 20);
     if (le(loc, 0, 4) != kLocator64Sig)
       throw damaged(path, "not a valid zip archive (bad zip64 directory)");
-    std::string end64 = read_at(in, path, le(loc, 8, 8), 56);
+    std::string end64 = bytes_at(a, le(loc, 8, 8), 56);
     if (le(end64, 0, 4) != kEnd64Sig)
       throw damaged(path, "not a valid zip archive (bad zip64 directory)");
     return {le(end64, 32, 8), le(end64, 40, 8), le(end64, 48, 8)};
@@ -119,16 +116,17 @@ ArchiveEntry parse_central(const std::string& dir, size_t& at, uint64_t& local_o
 }
 
 // The local header repeats the name and gives its own extra length (PyTorch pads it to align data).
-void locate_data(std::ifstream& in, const std::string& path, uint64_t file_size,
-                 uint64_t local_offset, ArchiveEntry& e) {
-  if (past_end(local_offset, kLocalSize, file_size)) throw damaged(path, "truncated");
-  std::string head = read_at(in, path, local_offset, kLocalSize);
+void locate_data(const Archive& a, uint64_t local_offset, ArchiveEntry& e) {
+  const std::string& path = a.path();
+  if (past_end(local_offset, kLocalSize + e.name.size(), a.file_size()))
+    throw damaged(path, "truncated");
+  std::string head = bytes_at(a, local_offset, kLocalSize + e.name.size());
   uint64_t name_len = le(head, 26, 2), extra_len = le(head, 28, 2);
-  if (le(head, 0, 4) != kLocalSig ||
-      read_at(in, path, local_offset + kLocalSize, name_len) != e.name)
+  if (le(head, 0, 4) != kLocalSig || name_len != e.name.size() ||
+      head.compare(kLocalSize, name_len, e.name) != 0)
     throw damaged(path, "not a valid zip archive (entry " + e.name + " has a bad local header)");
   e.offset = local_offset + kLocalSize + name_len + extra_len;
-  if (past_end(e.offset, e.stored_size, file_size))
+  if (past_end(e.offset, e.stored_size, a.file_size()))
     throw damaged(path, "truncated (entry " + e.name + " is cut off)");
   if (e.stored() && e.stored_size != e.size)
     throw damaged(path, "not a valid zip archive (entry " + e.name + " has inconsistent sizes)");
@@ -138,26 +136,49 @@ void locate_data(std::ifstream& in, const std::string& path, uint64_t file_size,
 
 Archive Archive::open(const std::string& path) {
   check_plain_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Exit::bad_input, "model file cannot be read", path, "check its permissions");
+  return open(path, ReadOnlyFile::open(path));
+}
+
+Archive Archive::open(const std::string& path, std::shared_ptr<const ReadOnlyFile> file) {
+  if (!file)
+    throw Error(Exit::bad_input, "model file cannot be read", path, "check its permissions");
   Archive a;
   a.path_ = path;
-  a.file_size_ = fs::file_size(path);
-  std::string magic = read_at(in, path, 0, std::min<uint64_t>(4, a.file_size_));
+  a.file_size_ = file->size();
+  a.file_ = std::move(file);
+  std::string magic = bytes_at(a, 0, std::min<uint64_t>(4, a.file_size_));
   if (magic.size() < 4 || le(magic, 0, 4) != kLocalSig)
     throw Error(Exit::bad_input, "model file is not a zip archive", path,
                 "save the model with torch.jit.script(model).save(path)");
-  Directory d = find_directory(in, path, a.file_size_);
+  const uint64_t tail = std::min<uint64_t>(a.file_size_, kEndSize + 0xFFFF);
+  std::string tail_bytes = bytes_at(a, a.file_size_ - tail, tail);
+  a.tail_offset_ = a.file_size_ - tail;
+  a.tail_ = std::move(tail_bytes);
+  Directory d = find_directory(a, a.tail_, a.tail_offset_);
   if (past_end(d.offset, d.size, a.file_size_)) throw damaged(path, "truncated");
-  std::string dir = read_at(in, path, d.offset, d.size);
+  if (d.offset < a.tail_offset_ && d.offset + d.size >= a.tail_offset_) {
+    // A directory longer than the tail: the kept bytes start with it, for LibTorch's reader too.
+    a.tail_ = bytes_at(a, d.offset, a.tail_offset_ - d.offset) + a.tail_;
+    a.tail_offset_ = d.offset;
+  }
+  std::string dir = bytes_at(a, d.offset, d.size);
   size_t at = 0;
   for (uint64_t i = 0; i < d.count; ++i) {
     uint64_t local_offset = 0;
     ArchiveEntry e = parse_central(dir, at, local_offset, path);
-    locate_data(in, path, a.file_size_, local_offset, e);
+    locate_data(a, local_offset, e);
     a.entries_.push_back(std::move(e));
   }
   return a;
+}
+
+void Archive::read_at(uint64_t offset, void* out, uint64_t size) const {
+  if (past_end(offset, size, file_size_)) throw damaged(path_, "truncated");
+  if (offset >= tail_offset_ && !tail_.empty()) {
+    std::memcpy(out, tail_.data() + (offset - tail_offset_), size);
+    return;
+  }
+  if (!file_->read(offset, out, size)) throw damaged(path_, "truncated");
 }
 
 const ArchiveEntry* Archive::find(const std::string& name) const {
@@ -181,23 +202,21 @@ std::string Archive::read(const ArchiveEntry& entry) const {
   if (!entry.stored())
     throw Error(Exit::bad_input, "archive entry " + entry.name + " is compressed", path_,
                 "modrec reads only the uncompressed entries that torch.save writes");
-  std::ifstream in(path_, std::ios::binary);
-  return read_at(in, path_, entry.offset, entry.size);
+  std::string bytes = bytes_at(*this, entry.offset, entry.size);
+  check_crc(entry, bytes.data(), bytes.size());
+  return bytes;
 }
 
-void Archive::verify_crc() const {
-  std::ifstream in(path_, std::ios::binary);
+void Archive::verify_crc(const std::function<bool(const ArchiveEntry&)>& skip) const {
   std::vector<char> buffer(1 << 20);
   for (const auto& e : entries_) {
-    if (!e.stored()) continue;
-    in.clear();
-    in.seekg(static_cast<std::streamoff>(e.offset));
+    if (!e.stored() || (skip && skip(e))) continue;
     uint32_t crc = 0;
-    for (uint64_t left = e.size; left > 0;) {
-      auto chunk = static_cast<std::streamsize>(std::min<uint64_t>(left, buffer.size()));
-      if (!in.read(buffer.data(), chunk)) throw damaged(path_, "truncated");
+    for (uint64_t done = 0; done < e.size;) {
+      const uint64_t chunk = std::min<uint64_t>(e.size - done, buffer.size());
+      read_at(e.offset + done, buffer.data(), chunk);
       crc = crc32_update(crc, buffer.data(), static_cast<size_t>(chunk));
-      left -= static_cast<uint64_t>(chunk);
+      done += chunk;
     }
     if (crc != e.crc32) throw crc_mismatch(path_, e);
   }

@@ -3,10 +3,14 @@
 // bytes were damaged without a word, and can crash on a malformed one.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace modrec {
+
+class ReadOnlyFile;
 
 struct ArchiveEntry {
   std::string name;          // full name inside the zip, e.g. "model/data/0"
@@ -20,11 +24,17 @@ struct ArchiveEntry {
 
 class Archive {
  public:
-  // Reads the central directory and checks every local header. Throws Error(bad_input) naming
-  // the file when it is missing, a directory, empty, not a zip archive, truncated or malformed.
+  // Opens the file, reads the central directory and checks every local header. Throws
+  // Error(bad_input) naming the file when it is missing, a directory, empty, not a zip archive,
+  // truncated or malformed. The file stays open, shared by copies, for every later read: a model
+  // file is opened once per command.
   static Archive open(const std::string& path);
+  // The same on a file already open (load/file_kind.h read its first bytes through it); `path`
+  // names it in messages.
+  static Archive open(const std::string& path, std::shared_ptr<const ReadOnlyFile> file);
 
   const std::string& path() const { return path_; }
+  uint64_t file_size() const { return file_size_; }
   const std::vector<ArchiveEntry>& entries() const { return entries_; }
   // The entry whose name equals `name` or ends with "/" + name (archives put all entries under
   // one top-level folder); nullptr when there is none.
@@ -32,18 +42,27 @@ class Archive {
   bool has(const std::string& name) const { return find(name) != nullptr; }
   // True when some entry name contains `part`, e.g. "/code/".
   bool has_part(const std::string& part) const;
-  // The bytes of a stored entry; throws Error(bad_input) for a compressed one.
+  // The bytes of a stored entry, checked against its CRC-32; throws Error(bad_input) for a
+  // compressed or damaged one.
   std::string read(const ArchiveEntry& entry) const;
+  // `size` bytes of the file at `offset`, into `out`: from the end of the file read at open (the
+  // central directory, and the whole of a small file) when they lie there, else read from the
+  // open file. Throws Error(bad_input) "truncated" past the end.
+  void read_at(uint64_t offset, void* out, uint64_t size) const;
   // Throws Error(bad_input, "archive entry <name> is damaged (CRC-32 mismatch)") on the first
-  // stored entry whose bytes do not match their checksum. Deflated entries (TorchScript code) are
-  // not inflated here: load_model checks them with LibTorch's zip reader and check_crc.
-  void verify_crc() const;
+  // stored entry whose bytes do not match their checksum, those `skip` names left out (entries
+  // that are read, and so checked, later or never). Deflated entries (TorchScript code) are not
+  // inflated here: load_model checks them with LibTorch's zip reader and check_crc.
+  void verify_crc(const std::function<bool(const ArchiveEntry&)>& skip = {}) const;
   // Throws the same error when `data` (the entry's uncompressed bytes) does not match its CRC-32.
   void check_crc(const ArchiveEntry& entry, const void* data, size_t size) const;
 
  private:
   std::string path_;
   uint64_t file_size_ = 0;
+  std::shared_ptr<const ReadOnlyFile> file_;
+  std::string tail_;  // the file's last bytes, read to find the directory: they usually hold it
+  uint64_t tail_offset_ = 0;
   std::vector<ArchiveEntry> entries_;
 };
 

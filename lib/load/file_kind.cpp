@@ -1,11 +1,11 @@
 #include "load/file_kind.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "load/archive.h"
 #include "load/pickle_head.h"
 #include "util/error.h"
+#include "util/read_only_file.h"
 #include "util/regular_file.h"
 
 namespace modrec {
@@ -38,19 +38,19 @@ FileInfo kind_by_entries(const Archive& archive) {
   return kind_by_pickle(archive.read(*data));
 }
 
-// sniff_file's answer, with what a special file is.
-FileInfo sniff(const std::string& path) {
+// sniff_file's answer, with what a special file is, and the file opened to read its first bytes.
+FileInfo sniff(const std::string& path, std::shared_ptr<const ReadOnlyFile>* opened = nullptr) {
   std::error_code ec;
   auto status = fs::status(path, ec);
   if (!fs::exists(status)) return {FileKind::missing, ""};
   if (fs::is_directory(status)) return {FileKind::directory, ""};
   if (const std::string special = non_regular_kind(path); !special.empty())
     return {FileKind::special, special};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {FileKind::unreadable, ""};
-  std::string head(8, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
+  std::shared_ptr<const ReadOnlyFile> file = ReadOnlyFile::open(path);
+  if (!file) return {FileKind::unreadable, ""};
+  std::string head(std::min<uint64_t>(8, file->size()), '\0');
+  if (!file->read(0, head.data(), head.size())) return {FileKind::unreadable, ""};
+  if (opened) *opened = std::move(file);
   return {kind_by_magic(head), ""};
 }
 
@@ -67,10 +67,14 @@ FileKind kind_by_magic(std::string_view head) {
 FileKind sniff_file(const std::string& path) { return sniff(path).kind; }
 
 FileInfo inspect_file(const std::string& path) {
-  FileInfo sniffed = sniff(path);
+  std::shared_ptr<const ReadOnlyFile> file;
+  FileInfo sniffed = sniff(path, &file);
   if (sniffed.kind != FileKind::zip) return sniffed;
   try {
-    return kind_by_entries(Archive::open(path));
+    auto archive = std::make_shared<const Archive>(Archive::open(path, std::move(file)));
+    FileInfo info = kind_by_entries(*archive);
+    info.archive = std::move(archive);
+    return info;
   } catch (const Error& e) {
     std::string what = e.what();
     const std::string prefix = "model file ";

@@ -3,8 +3,11 @@
 // rejection of a model can then say what the file IS and how to make a model file modrec reads from
 // it.
 #pragma once
+#include <memory>
 #include <string>
 #include <string_view>
+
+#include "load/archive.h"
 
 namespace modrec {
 
@@ -30,13 +33,18 @@ enum class FileKind {
 struct FileInfo {
   FileKind kind = FileKind::missing;
   std::string detail;  // eager_module: the pickled class; damaged: what is wrong; special: what
+  // The zip archive the kind was told from (its file open, its directory read): what the model's
+  // loader reads on with, so that a command opens and reads a model file once. Null unless `kind`
+  // comes from a zip's entries.
+  std::shared_ptr<const Archive> archive;
 };
 
 // The kind the first bytes tell: empty, numpy, legacy_pickle, zip or not_zip.
 FileKind kind_by_magic(std::string_view head);
 // kind_by_magic of a regular file's first bytes (missing, directory, special, unreadable before).
 FileKind sniff_file(const std::string& path);
-// sniff_file, then a zip's entries: torchscript, state_dict, ... or damaged. Never zip.
+// sniff_file, then a zip's entries: torchscript, state_dict, ... or damaged. Never zip. The file
+// is opened once.
 FileInfo inspect_file(const std::string& path);
 inline FileKind classify(const std::string& path) { return inspect_file(path).kind; }
 

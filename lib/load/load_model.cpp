@@ -3,6 +3,9 @@
 #include <caffe2/serialize/inline_container.h>
 #include <torch/script.h>
 
+#include <algorithm>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -22,8 +25,7 @@ namespace {
 // LibTorch allocates it (a tiny file could otherwise ask for gigabytes).
 constexpr uint64_t kMaxDeflateRatio = 1032;
 
-void verify_compressed(const Archive& archive) {
-  caffe2::serialize::PyTorchStreamReader reader(archive.path());
+void verify_compressed(const Archive& archive, caffe2::serialize::PyTorchStreamReader& reader) {
   for (const auto& e : archive.entries()) {
     if (e.stored()) continue;
     if (e.size > kMaxDeflateRatio * e.stored_size + 64)
@@ -34,6 +36,51 @@ void verify_compressed(const Archive& archive) {
     archive.check_crc(e, data.get(), size);
   }
 }
+
+// A tensor's bytes in a TorchScript archive: <archive>/data/<storage key>.
+bool is_data_record(const ArchiveEntry& e) {
+  const size_t slash = e.name.find('/');
+  return slash != std::string::npos && e.name.compare(slash + 1, 5, "data/") == 0;
+}
+
+// LibTorch's zip reader reads through this rather than opening the file again: from the
+// Archive's open file, the directory from the bytes read when it was opened. With Weights::meta
+// a read of a data record (miniz reads a stored entry's bytes in one call) fills nothing:
+// LibTorch's unpickler moves the storage to the meta device at once, never looking at its bytes.
+class ArchiveAdapter final : public caffe2::serialize::ReadAdapterInterface {
+ public:
+  ArchiveAdapter(std::shared_ptr<const Archive> archive, Weights weights)
+      : archive_(std::move(archive)) {
+    if (weights == Weights::meta)
+      for (const auto& e : archive_->entries())
+        if (e.stored() && is_data_record(e)) unread_.emplace(e.offset, e.size);
+  }
+  size_t size() const override { return archive_->file_size(); }
+  // Errors are short reads here: miniz, a C library, cannot pass an exception on; LibTorch then
+  // throws its own, which cannot_load words.
+  size_t read(uint64_t pos, void* buf, size_t n, const char* /*what*/) const override {
+    if (pos >= size()) return 0;
+    n = static_cast<size_t>(std::min<uint64_t>(n, size() - pos));
+    if (is_unread(pos, n)) return n;
+    try {
+      archive_->read_at(pos, buf, n);
+      return n;
+    } catch (const Error&) {
+      return 0;
+    }
+  }
+
+ private:
+  bool is_unread(uint64_t pos, size_t n) const {
+    auto after = unread_.upper_bound(pos);
+    if (after == unread_.begin()) return false;
+    const auto& [offset, size] = *std::prev(after);
+    return pos + n <= offset + size;
+  }
+
+  std::shared_ptr<const Archive> archive_;
+  std::map<uint64_t, uint64_t> unread_;  // data records not read: offset -> size
+};
 
 // The operator a model calls that no registered library has: "torchvision::nms" from LibTorch's
 // "Unknown builtin op: torchvision::nms."; empty for other failures.
@@ -67,10 +114,14 @@ Error cannot_load(const std::string& path, const std::string& why) {
                path, newer);
 }
 
-// torch::jit::load, or nullopt and the reason it failed in `why`.
-std::optional<torch::jit::Module> try_load(const std::string& path, std::string& why) {
+// torch::jit::load through the archive's open file (data records unread with Weights::meta), or
+// nullopt and the reason it failed in `why`.
+std::optional<torch::jit::Module> try_load(
+    const std::shared_ptr<caffe2::serialize::ReadAdapterInterface>& adapter, Weights weights,
+    std::string& why) {
   try {
-    return torch::jit::load(path, torch::kCPU);
+    return torch::jit::load(adapter, weights == Weights::meta ? at::Device(at::kMeta)
+                                                              : at::Device(torch::kCPU));
   } catch (const c10::Error& e) {
     why = e.what_without_backtrace();
   } catch (const std::exception& e) {
@@ -81,15 +132,15 @@ std::optional<torch::jit::Module> try_load(const std::string& path, std::string&
 
 }  // namespace
 
-torch::jit::Module load_model(const std::string& path) {
-  FileInfo info = inspect_file(path);
-  if (info.kind != FileKind::torchscript)
-    throw Error(Exit::bad_input, "model file " + describe(info), path, model_hint(info.kind));
+torch::jit::Module load_model(const std::string& path, const FileInfo& file, Weights weights) {
+  if (file.kind != FileKind::torchscript)
+    throw Error(Exit::bad_input, "model file " + describe(file), path, model_hint(file.kind));
   // LibTorch itself loads an archive with damaged weight bytes silently.
-  Archive archive = Archive::open(path);
-  archive.verify_crc();
+  file.archive->verify_crc(weights == Weights::meta ? is_data_record : nullptr);
+  auto adapter = std::make_shared<ArchiveAdapter>(file.archive, weights);
   try {
-    verify_compressed(archive);
+    caffe2::serialize::PyTorchStreamReader reader(adapter);
+    verify_compressed(*file.archive, reader);
   } catch (const c10::Error& e) {
     throw cannot_load(path, e.what_without_backtrace());
   }
@@ -97,10 +148,14 @@ torch::jit::Module load_model(const std::string& path) {
   // (torchvision's) is loaded, once per namespace, and the load tried again.
   std::string why;
   for (;;) {
-    if (auto module = try_load(path, why)) return std::move(*module);
+    if (auto module = try_load(adapter, weights, why)) return std::move(*module);
     const std::string op = missing_operator(why);
     if (op.empty() || !load_namespace_library(namespace_of(op))) throw cannot_load(path, why);
   }
+}
+
+torch::jit::Module load_model(const std::string& path) {
+  return load_model(path, inspect_file(path), Weights::read);
 }
 
 }  // namespace modrec

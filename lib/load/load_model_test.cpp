@@ -78,3 +78,23 @@ TEST_CASE("damaged compressed code fails the CRC check, naming the entry") {
   CHECK(line.find("archive entry " + code_entry + " is damaged (CRC-32 mismatch)") !=
         std::string::npos);
 }
+
+TEST_CASE("Weights::meta gives the stored shapes and dtypes on the meta device, reading no data") {
+  const std::string path = fixture("model.pt");
+  const torch::jit::Module read = load_model(path);
+  const torch::jit::Module meta = load_model(path, inspect_file(path), Weights::meta);
+  std::vector<at::Tensor> want, got;
+  for (const at::Tensor& p : read.parameters()) want.push_back(p);
+  for (const at::Tensor& p : meta.parameters()) got.push_back(p);
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i].is_meta());
+    CHECK(got[i].sizes().vec() == want[i].sizes().vec());
+    CHECK(got[i].strides().vec() == want[i].strides().vec());
+    CHECK((got[i].scalar_type() == want[i].scalar_type()));
+    CHECK(got[i].requires_grad() == want[i].requires_grad());
+  }
+  // A damaged weight byte is refused when the weights are read, and never seen when they are not.
+  const std::string flipped = fixture("flipped_weight.pt");
+  CHECK_NOTHROW(load_model(flipped, inspect_file(flipped), Weights::meta));
+}

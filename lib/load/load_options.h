@@ -16,6 +16,11 @@ const EnumNames<Device>& device_names();
 enum class Mode { eval, train };  // --mode: the module's training flag (torchinfo: eval)
 const EnumNames<Mode>& mode_names();
 
+// What loading a model does with its stored tensors: read them (every job that computes), or
+// make meta tensors of their sizes and dtypes without reading a byte of them (a summary's table
+// needs shapes, not values).
+enum class Weights { read, meta };
+
 struct ModelOptions {
   std::string path;
   Mode mode = Mode::eval;       // --mode

@@ -50,6 +50,10 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      scripts/bench/export_baseline.py export-llm; its rotary embedding is a no_grad subgraph)
      against ep.module() forward+backward in Python, 6 sequences of 128 tokens per process, batch
      1; first pass and steady state as in 9; target <= 1.10x at steady state.
+  11. big checkpoints (only with --only big; it writes ~8.4 GB of models): `summary` of 24
+     Linear(n, n) in bfloat16 of 0.2, 0.8 and 3.2 GB, TorchScript and .pt2, without and with an
+     input, against one `cat` of the file from the page cache and torchinfo on the eager model
+     on the meta device: time and peak RSS (scripts/bench/big_summary.py).
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input, thread count and device (--device cuda: model, input and
 statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
@@ -735,8 +739,8 @@ def main():
     ap.add_argument("--record-runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady", "pt2", "llm"],
-                    help="run this section alone")
+    ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady", "pt2", "llm",
+                                       "big"], help="run this section alone")
     ap.add_argument("--stream-gb", type=float, default=8.0,
                     help="size of the large .npy of the streaming section")
     args = ap.parse_args()
@@ -755,6 +759,17 @@ def main():
         res = {"environment": bench.environment(), "pt2": bench.pt2()}
     elif args.only == "llm":
         res = {"environment": bench.environment(), "llm": bench.llm()}
+    elif args.only == "big":
+        import big_summary
+        rows = big_summary.measure(argparse.Namespace(
+            modrec=bench.modrec, work=os.path.join(bench.build, "models-big"),
+            gb=sorted(big_summary.SIDE), runs=args.summary_runs, threads=bench.threads))
+        big_summary.report(rows)
+        res = {"environment": bench.environment(), "big_summary": rows}
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(res, f, indent=1)
+        return
     elif args.only == "streaming":
         res = {"environment": bench.environment(), "streaming": bench.streaming()}
     else:

@@ -21,10 +21,14 @@ Error damaged(const Archive& archive, const std::string& what) {
   return Error(Exit::bad_input, "export archive " + what, archive.path(), kResave);
 }
 
-std::string entry_text(const Archive& archive, const std::string& name) {
+const ArchiveEntry& entry_of(const Archive& archive, const std::string& name) {
   const ArchiveEntry* entry = archive.find(name);
   if (!entry) throw damaged(archive, "has no " + name);
-  return archive.read(*entry);
+  return *entry;
+}
+
+std::string entry_text(const Archive& archive, const std::string& name) {
+  return archive.read(entry_of(archive, name));
 }
 
 // The program's name: "model" for models/model.json, the name torch.export.save gives it.
@@ -56,26 +60,40 @@ bool fits_storage(const TensorMeta& meta, int64_t elements) {
   return last < elements;
 }
 
-// Raw storage bytes to a tensor with the recorded sizes, strides and offset, copied dense.
-at::Tensor tensor_from_bytes(const std::string& bytes, const TensorMeta& meta,
-                             const std::string& what, const Archive& archive) {
+// The tensor `meta` describes, stored in `entry`: read (copied dense), or with Weights::meta a
+// meta tensor of the same sizes and strides, nothing read.
+at::Tensor stored_tensor(const ArchiveEntry& entry, const TensorMeta& meta, const std::string& what,
+                         const Archive& archive, Weights weights) {
   const auto dtype = scalar_type(meta.dtype);
   if (!dtype || meta.layout != kStridedLayout)
     throw damaged(archive, "stores " + what + " with an unsupported dtype or layout");
   const int64_t elem = static_cast<int64_t>(c10::elementSize(*dtype));
-  at::Tensor storage = at::empty({static_cast<int64_t>(bytes.size()) / elem}, *dtype);
-  std::memcpy(storage.data_ptr(), bytes.data(), static_cast<size_t>(storage.nbytes()));
+  const int64_t elements = static_cast<int64_t>(entry.size) / elem;
   if (meta.strides.size() != meta.sizes.size())
     throw damaged(archive, "stores " + what + " without its strides");
-  if (!fits_storage(meta, storage.numel()))
+  if (!fits_storage(meta, elements))
     throw damaged(archive, "stores " + what + " in fewer bytes than its shape needs");
+  if (weights == Weights::meta)
+    return at::empty({elements}, at::TensorOptions(*dtype).device(at::kMeta))
+        .as_strided(meta.sizes, meta.strides, meta.storage_offset)
+        .clone();
+  const std::string bytes = archive.read(entry);
+  at::Tensor storage = at::empty({elements}, *dtype);
+  std::memcpy(storage.data_ptr(), bytes.data(), static_cast<size_t>(storage.nbytes()));
   return storage.as_strided(meta.sizes, meta.strides, meta.storage_offset).clone();
+}
+
+// A weight's or constant's file: data/<folder>/<path_name>.
+bool is_tensor_file(const ArchiveEntry& e) {
+  return (e.name.find("/data/weights/") != std::string::npos ||
+          e.name.find("/data/constants/") != std::string::npos) &&
+         !e.name.ends_with(".json");
 }
 
 // data/<folder>/<model>_<folder>_config.json: FQN -> {path_name, is_param, use_pickle,
 // tensor_meta}.
 void read_stored(const Archive& archive, const std::string& folder, const std::string& model,
-                 std::map<std::string, StoredTensor>& state) {
+                 Weights weights, std::map<std::string, StoredTensor>& state) {
   const std::string config_name = "data/" + folder + "/" + model + "_" + folder + "_config.json";
   if (!archive.has(config_name)) return;  // older archives write no constants config
   const json config = json::parse(entry_text(archive, config_name)).at("config");
@@ -83,11 +101,11 @@ void read_stored(const Archive& archive, const std::string& folder, const std::s
     if (entry.value("use_pickle", false))
       throw damaged(archive,
                     "stores " + fqn + " pickled (a tensor subclass), which modrec cannot read");
-    const std::string bytes =
-        entry_text(archive, "data/" + folder + "/" + entry.at("path_name").get<std::string>());
+    const ArchiveEntry& file =
+        entry_of(archive, "data/" + folder + "/" + entry.at("path_name").get<std::string>());
     const TensorMeta meta = tensor_meta(entry.at("tensor_meta"));
     const bool is_param = entry.value("is_param", false);
-    at::Tensor value = tensor_from_bytes(bytes, meta, fqn, archive);
+    at::Tensor value = stored_tensor(file, meta, fqn, archive, weights);
     if (is_param) value.requires_grad_(meta.requires_grad);  // leaves, as nn.Parameter
     state[fqn] = {value, is_param};
   }
@@ -102,27 +120,31 @@ void check_state(const Archive& archive, const ExportedArchive& exported) {
       throw damaged(archive, "has no stored tensor for " + in.target);
 }
 
-ExportedArchive read_checked(const Archive& archive) {
+ExportedArchive read_checked(const Archive& archive, Weights weights) {
   const std::string model = model_name(archive);
   const std::string file = "models/" + model + ".json";
   ExportedArchive out{
       archive.path(), parse_program(json::parse(entry_text(archive, file)), archive.path()), {}};
-  read_stored(archive, "weights", model, out.state);
-  read_stored(archive, "constants", model, out.state);
+  read_stored(archive, "weights", model, weights, out.state);
+  read_stored(archive, "constants", model, weights, out.state);
   check_state(archive, out);
   return out;
 }
 
 }  // namespace
 
-ExportedArchive read_exported(const std::string& path) {
-  Archive archive = Archive::open(path);
-  archive.verify_crc();
+ExportedArchive read_exported(const Archive& archive, Weights weights) {
+  // The tensor files are checked as they are read, or not read at all; everything else now.
+  archive.verify_crc(is_tensor_file);
   try {
-    return read_checked(archive);
+    return read_checked(archive, weights);
   } catch (const json::exception& e) {
     throw damaged(archive, std::string("has malformed JSON: ") + first_line(e.what()));
   }
+}
+
+ExportedArchive read_exported(const std::string& path) {
+  return read_exported(Archive::open(path), Weights::read);
 }
 
 }  // namespace modrec::pt2

@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+#include "load/archive.h"
+#include "load/load_options.h"
 #include "load/pt2/program.h"
 
 namespace modrec::pt2 {
@@ -20,9 +22,13 @@ struct ExportedArchive {
   std::map<std::string, StoredTensor> state;  // parameters, buffers and constants by FQN
 };
 
-// Checks the zip and its CRC-32s, reads models/<name>.json and data/weights/ and
-// data/constants/ through their configs. Throws Error(Exit::bad_input) naming the file: a
-// damaged zip, a missing entry or weight, malformed JSON, another schema major version.
+// Reads models/<name>.json and data/weights/ and data/constants/ through their configs, each
+// entry read once and checked against its CRC-32 (the others checked first). With Weights::meta
+// the stored tensors are meta tensors of the configs' sizes, strides and dtypes: their files are
+// neither read nor checked. Throws Error(Exit::bad_input) naming the file: a damaged zip, a
+// missing entry or weight, malformed JSON, another schema major version.
+ExportedArchive read_exported(const Archive& archive, Weights weights);
+// Archive::open(path), then its weights read.
 ExportedArchive read_exported(const std::string& path);
 
 }  // namespace modrec::pt2

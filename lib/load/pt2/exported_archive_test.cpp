@@ -93,3 +93,21 @@ TEST_CASE("a bad archive is one bad_input error naming what is wrong") {
           std::string::npos);
   }
 }
+
+TEST_CASE("Weights::meta gives the stored tensors' shapes and dtypes on the meta device") {
+  const pt2::ExportedArchive read = pt2::read_exported(fixture("net.pt2"));
+  const pt2::ExportedArchive meta =
+      pt2::read_exported(Archive::open(fixture("net.pt2")), Weights::meta);
+  REQUIRE(meta.state.size() == read.state.size());
+  for (const auto& [fqn, stored] : read.state) {
+    const std::string name = fqn;  // INFO cannot capture a binding
+    INFO(name);
+    const at::Tensor& t = meta.state.at(name).value;
+    CHECK(t.is_meta());
+    CHECK(t.sizes().vec() == stored.value.sizes().vec());
+    CHECK(t.strides().vec() == stored.value.strides().vec());
+    CHECK((t.scalar_type() == stored.value.scalar_type()));
+    CHECK(t.requires_grad() == stored.value.requires_grad());
+    CHECK(meta.state.at(name).is_param == stored.is_param);
+  }
+}

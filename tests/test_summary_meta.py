@@ -1,0 +1,181 @@
+"""`modrec summary` reads no weight: without an input the table comes from the stored tensors'
+sizes and dtypes, with one from a pass on the meta device. Its tables are torchinfo 1.8's on the
+eager model on the meta device (float32 and bfloat16, TorchScript and .pt2, with and without an
+input); a file whose weight bytes are damaged still gives them (the weights are never read) while
+record refuses it; a graph that needs a value (a branch on a tensor) falls back to the run on the
+weights, says so, and gives torchinfo's table of the eager model run on its weights."""
+import atexit
+import os
+import re
+import shutil
+import tempfile
+import unittest
+import zipfile
+
+import torch
+import torchinfo
+from torch import nn
+from torchinfo.enums import Units
+
+from e2e import SAMPLES, run, main, sample
+
+OUT = tempfile.mkdtemp(prefix="summary-meta-")
+atexit.register(shutil.rmtree, OUT, True)
+INPUT_SIZE = re.compile(r"^Input size \(MB\): ([0-9.]+)$")
+FALLBACK = "the pass on the meta device"
+# torchinfo 1.8 formats its unit enum as "Units.MEGABYTES" on Python 3.11 (torchinfo issue #350);
+# its own reference outputs, and modrec, write "(M)" (scripts/torchinfo_table.py).
+Units.__format__ = lambda unit, spec: format(unit.value, spec)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.pool = nn.AdaptiveAvgPool2d(2)
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(32, 16), nn.ReLU(), nn.Linear(16, 4))
+
+    def forward(self, x):
+        return self.head(self.pool(torch.relu(self.bn(self.conv(x)))))
+
+
+class Branchy(nn.Module):
+    """Its output's shape depends on a value: no pass on the meta device can tell it."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.up = nn.Linear(4, 3)
+        self.down = nn.Linear(4, 2)
+
+    def forward(self, x):
+        y = self.a(x)
+        if bool(y.sum() > 0):
+            return self.up(y)
+        return self.down(y)
+
+
+SHAPE = (2, 3, 8, 8)
+
+
+def model(dtype):
+    torch.manual_seed(0)
+    return Net().to(dtype).eval()
+
+
+def saved(dtype, kind):
+    """Net in `dtype`, saved by torch.jit.save (kind "pt") or torch.export.save ("pt2")."""
+    path = os.path.join(OUT, f"net_{str(dtype).split('.')[-1]}.{kind}")
+    if not os.path.exists(path):
+        m = model(dtype)
+        if kind == "pt":
+            torch.jit.script(m).save(path)
+        else:
+            torch.export.save(torch.export.export(m, (torch.zeros(SHAPE, dtype=dtype),)), path)
+    return path
+
+
+def input_file(dtype):
+    path = os.path.join(OUT, f"x_{str(dtype).split('.')[-1]}.pt")
+    if not os.path.exists(path):
+        torch.manual_seed(1)
+        torch.save(torch.randn(SHAPE).to(dtype), path)
+    return path
+
+
+def torchinfo_table(m, inputs=None, device="meta"):
+    m = m.to(device)
+    data = None if inputs is None else [t.to(device) for t in inputs]
+    return str(torchinfo.summary(m, input_data=data, verbose=0, mode="eval", device=device)) + "\n"
+
+
+def damaged_copy(path):
+    """A copy of `path` whose largest weight record (TorchScript's data/<key>, a .pt2's
+    data/weights/<file>) has its bytes inverted, sizes unchanged."""
+    weight = re.compile(r"/data/(\d+|weights/weight_\d+)$")
+    with zipfile.ZipFile(path) as z:
+        biggest = max((i for i in z.infolist() if weight.search(i.filename)),
+                      key=lambda i: i.file_size)
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    name_len, extra_len = int.from_bytes(data[biggest.header_offset + 26:][:2], "little"), \
+        int.from_bytes(data[biggest.header_offset + 28:][:2], "little")
+    start = biggest.header_offset + 30 + name_len + extra_len
+    for i in range(start, start + biggest.file_size):
+        data[i] ^= 0xFF
+    out = os.path.join(OUT, "damaged_" + os.path.basename(path))
+    with open(out, "wb") as f:
+        f.write(data)
+    return out
+
+
+class SummaryOnMeta(unittest.TestCase):
+    def assert_table(self, got, want, signature=False):
+        if signature:  # modrec follows a table without shapes by forward's signature
+            got, _, rest = got.partition("\nForward signature: ")
+            self.assertTrue(rest.startswith("forward("), rest)
+
+        got_lines, want_lines = got.splitlines(), want.splitlines()
+        self.assertEqual(len(got_lines), len(want_lines), got)
+        for g, w in zip(got_lines, want_lines):
+            mg, mw = INPUT_SIZE.match(g), INPUT_SIZE.match(w)
+            if mg and mw:  # torchinfo adds Python's object overhead here (0.01 at most)
+                self.assertAlmostEqual(float(mg.group(1)), float(mw.group(1)), delta=0.0101)
+            else:
+                self.assertEqual(g, w)
+
+    def test_tables_are_torchinfos_on_the_meta_device(self):
+        for dtype in (torch.float32, torch.bfloat16):
+            x = torch.load(input_file(dtype))
+            for kind in ("pt", "pt2"):
+                with self.subTest(dtype=dtype, kind=kind):
+                    path = saved(dtype, kind)
+                    out, err = run("summary", path)
+                    self.assert_table(out, torchinfo_table(model(dtype)), signature=True)
+                    out, err = run("summary", path, "--input", input_file(dtype))
+                    self.assertNotIn(FALLBACK, err)
+                    self.assert_table(out, torchinfo_table(model(dtype), [x]))
+
+    def test_weights_are_not_read(self):
+        x = input_file(torch.float32)
+        for kind in ("pt", "pt2"):
+            with self.subTest(kind=kind):
+                intact, damaged = saved(torch.float32, kind), damaged_copy(saved(torch.float32, kind))
+                self.assertEqual(run("summary", damaged)[0], run("summary", intact)[0])
+                out, err = run("summary", damaged, "--input", x)
+                self.assertNotIn(FALLBACK, err)
+                self.assertEqual(out, run("summary", intact, "--input", x)[0])
+                # A command that computes reads the weights, and refuses damaged ones.
+                _, err = run("record", damaged, "--input", x, "--layers", "all", "--out",
+                             os.path.join(OUT, "r"),
+                             code=3)
+                self.assertIn("CRC-32 mismatch", err)
+
+    def test_a_graph_that_needs_a_value_runs_on_the_weights(self):
+        torch.manual_seed(0)
+        m = Branchy().eval()
+        path = os.path.join(OUT, "branchy.pt")
+        torch.jit.script(m).save(path)
+        for sign in (1, -1):
+            x = sign * torch.ones(2, 4) * 10
+            x_file = os.path.join(OUT, f"branchy_x{sign}.pt")
+            torch.save(x, x_file)
+            out, err = run("summary", path, "--input", x_file)
+            self.assertEqual(err.count(FALLBACK), 1, err)
+            self.assert_table(out, torchinfo_table(m, [x], device="cpu"))
+
+    def test_the_samples_pass_on_the_meta_device(self):
+        # test_summary_oracle.py and test_summary_reference.py check these tables against eager
+        # PyTorch; here, that they came from the meta device, not from the fallback.
+        for name in ("TinyConvNet", "ReusedModuleNet", "SimpleRNN", "SeqClassifier", "TwoInputNet",
+                     "MultiOutputDictNet", "ContainerModule", "LinearModel"):
+            with self.subTest(name=name):
+                _, err = run("summary", sample(name), "--input",
+                             os.path.join(SAMPLES, f"{name}.input.pt"), "--columns",
+                             "input_size,output_size,num_params,mult_adds")
+                self.assertNotIn(FALLBACK, err)
+
+
+if __name__ == "__main__":
+    main()
