@@ -81,8 +81,9 @@ Command add_watch(CLI::App& app, const bool& quiet) {
   cmd->add_flag("--force", job->force,
                 "replace an existing output directory, and the --tensorboard run's event files, "
                 "once complete");
-  cmd->add_option("--save-model", job->save_model,
-                  "write the trained model (torch.jit.load reads it; TorchScript models only, not a .pt2)");
+  cmd->add_option(
+      "--save-model", job->save_model,
+      "write the trained model (torch.jit.load reads it; TorchScript models only, not a .pt2)");
   add_tensorboard_flags(*cmd, job->tensorboard,
                         "step by step: the loss, and each recorded capture's std, abs_max, mean, "
                         "non-finite count (update_ratio) and histogram");

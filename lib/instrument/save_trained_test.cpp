@@ -37,6 +37,12 @@ bool make_net(const std::string& dir, const std::string& tail) {
   return test::run_python(script, "");
 }
 
+// The model with its weights, as watch opens it.
+std::unique_ptr<InstrumentedModel> open_read(const std::string& path,
+                                             const InstrumentOptions& options = {}) {
+  return open_model(path, inspect_file(path), Weights::read, options);
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -44,7 +50,7 @@ TEST_CASE(
   const std::string dir = test::temp_dir("save-trained");
   const std::string path = dir + "/net.pt", out = dir + "/trained.pt";
   REQUIRE(make_net(dir, "torch.jit.script(Net()).save('" + path + "')"));
-  auto model = open_model(path, {.savable = true});
+  auto model = open_read(path, {.savable = true});
   model->train(true);
   NoHooks hooks;
   model->forward({torch::randn({4, 3})}, hooks);  // the instrumented graphs run
@@ -79,9 +85,9 @@ TEST_CASE("a .pt2 cannot be opened to be saved: a usage error") {
                    "torch.export.save(torch.export.export(Net(), "
                    "(torch.randn(4, 3),)), '" +
                        path + "')"));
-  CHECK(open_model(path)->tree().modules.size() == 4);
+  CHECK(open_read(path)->tree().modules.size() == 4);
   try {
-    open_model(path, {.savable = true});
+    open_read(path, {.savable = true});
     FAIL("opened");
   } catch (const Error& e) {
     CHECK(e.code() == Exit::usage);

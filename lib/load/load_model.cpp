@@ -120,8 +120,8 @@ std::optional<torch::jit::Module> try_load(
     const std::shared_ptr<caffe2::serialize::ReadAdapterInterface>& adapter, Weights weights,
     std::string& why) {
   try {
-    return torch::jit::load(adapter, weights == Weights::meta ? at::Device(at::kMeta)
-                                                              : at::Device(torch::kCPU));
+    return torch::jit::load(
+        adapter, weights == Weights::meta ? at::Device(at::kMeta) : at::Device(torch::kCPU));
   } catch (const c10::Error& e) {
     why = e.what_without_backtrace();
   } catch (const std::exception& e) {
