@@ -666,6 +666,10 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "TinyConvNetBf16": _bfloat16(_seeded(TinyConvNet), _randn(2, 3, 16, 16)),
 }
 
+# Quantized with torch.ao: their scripted state_dict holds packed parameters eager modules do not
+# load back, so their eager oracle is built from the same seed instead (tests/test_quantized.py).
+QUANTIZED_MODELS: List[str] = ["TinyLSTMNetInt8", "SeqClassifierInt8", "QuantConvNetInt8"]
+
 # Built at test time only (large files, never committed).
 TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]] = {
     "resnet18": (_torchvision("resnet18"), _randn(1, 3, 64, 64)),

@@ -352,7 +352,7 @@ class Samples(unittest.TestCase):
 
     def test_scripted_weights_load_into_eager(self) -> None:
         with tempfile.TemporaryDirectory() as out:
-            for name in models.MODELS:
+            for name in (n for n in models.MODELS if n not in models.QUANTIZED_MODELS):
                 path = os.path.join(out, name + ".pt")
                 torch.jit.script(models.build(name)).save(path)
                 eager = oracle.load_model(name, path, train=False)  # strict load
