@@ -64,6 +64,31 @@ void Session::read_weights(const ModelOptions& options) {
   place(*model, device, options);
 }
 
+namespace {
+
+// A model LibTorch cannot load onto the meta device (a quantized one: no QuantizedMeta kernels)
+// is read with its weights, and `weights` says which it was; when that fails too, its own error
+// is the one line.
+std::unique_ptr<InstrumentedModel> open_without_weights_or_with(const std::string& path,
+                                                                const FileInfo& file,
+                                                                Weights& weights,
+                                                                const InstrumentOptions& options) {
+  if (weights != Weights::meta) return open_model(path, file, weights, options);
+  try {
+    return open_model(path, file, weights, options);
+  } catch (const Error& e) {
+    if (e.code() != Exit::bad_input) throw;
+    auto model = open_model(path, file, Weights::read, options);
+    const std::string why = first_line(e.what());  // LibTorch's first sentence says enough
+    log::warn(path, ": the model cannot be read without its weights (",
+              why.substr(0, why.find(". ")), "): it was read with them");
+    weights = Weights::read;
+    return model;
+  }
+}
+
+}  // namespace
+
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
                      const InstrumentOptions& instrument, Weights weights) {
   const at::Device device = torch_device(model.device);
@@ -73,7 +98,7 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   if (weights == Weights::meta) register_meta_kernels();
   FileInfo file = inspect_file(model.path);
   std::unique_ptr<InstrumentedModel> instrumented =
-      open_model(model.path, file, weights, instrument);
+      open_without_weights_or_with(model.path, file, weights, instrument);
   const ForwardSchema schema(instrumented->forward_arguments());
   ForwardArguments bound = inputs.given() ? opened.bind(schema) : ForwardArguments{};
   Session session{
