@@ -25,6 +25,11 @@ from test_record_oracle import RecordComparison, load_pt
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import oracle  # noqa: E402
 
+# modrec.export from the source tree: pure Python, it needs no build (tests/test_wheel.py runs the
+# installed wheel's).
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import modrec  # noqa: E402
+
 OUT = tempfile.mkdtemp(prefix="pt2-")
 atexit.register(shutil.rmtree, OUT, True)
 
@@ -122,6 +127,138 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
         self.assertEqual(table_without_input(exported(name)), unknown(torchinfo_structure(name)))
         mine = run("summary", exported(name), "--input", sample_input(name))[0]
         self.assertEqual(mine, unknown(torchinfo_table(name, "--input", sample_input(name))))
+
+
+def exported_with_notes(name):
+    """samples/<name>.pt's eager model exported by modrec.export: the archive and its notes."""
+    path = os.path.join(OUT, name + ".notes.pt2")
+    if not os.path.exists(path):
+        modrec.export(eager(name), oracle.load_inputs(name, [sample_input(name)]), path)
+    return path
+
+
+class PassThrough(torch.nn.Module):
+    """Modules that run no operator: an Identity on a call's result, an Identity first in a
+    Sequential head (after a flatten that eager PyTorch skips on a 2-d tensor, the graph does
+    not), and a ModuleList never called; a Dropout, which eager PyTorch skips in eval mode and
+    torch.export keeps as a node."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Linear(6, 8)
+        self.skip = torch.nn.Identity()
+        self.blocks = torch.nn.ModuleList([torch.nn.ReLU(), torch.nn.Tanh()])
+        self.head = torch.nn.Sequential(torch.nn.Identity(), torch.nn.Dropout(0.0),
+                                        torch.nn.Linear(8, 3))
+
+    def forward(self, x):
+        x = self.skip(self.stem(x))
+        for block in self.blocks:
+            x = block(x)
+        return self.head(torch.flatten(x, 1))
+
+
+ALL_COLUMNS = "input_size,output_size,num_params,params_percent,kernel_size,mult_adds,trainable"
+
+
+class ExportNotes(RecordComparison):
+    """Archives made by modrec.export: tables equal torchinfo's where the program alone cannot
+    say a module's class or its calls."""
+    # A ModuleList never called (ModuleListNet, TransformerEncoderNet's layers), an Identity
+    # (AliasingNet), and models whose every module runs an operator, which the notes must not
+    # change.
+    NAMES = ("ModuleListNet", "TransformerEncoderNet", "AliasingNet", "TinyConvNet",
+             "ReusedModuleNet")
+
+    def test_tables_with_an_input_at_every_depth(self):
+        for name in self.NAMES:
+            for depth in ("1", "2", "99"):
+                args = ["--input", sample_input(name), "--columns", ALL_COLUMNS, "--depth", depth]
+                out, err = run("summary", exported_with_notes(name), *args)
+                self.assertEqual(out, torchinfo_table(name, *args), (name, depth))
+                # the notes are used (the meta pass's fallback, a torch matter, may be told)
+                self.assertNotIn("modrec-notes", err, name)
+                self.assertNotIn("run no operator", err, name)
+
+    def test_tables_without_an_input(self):
+        import torchinfo
+        for name in self.NAMES:
+            for depth in (1, 99):
+                want = str(torchinfo.summary(eager(name), col_names=ALL_COLUMNS.split(","),
+                                             depth=depth, verbose=0)) + "\n"
+                got = table_without_input(exported_with_notes(name), "--columns", ALL_COLUMNS,
+                                          "--depth", str(depth))
+                self.assertEqual(got, want, (name, depth))
+
+    def pass_through(self):
+        model = PassThrough().eval()
+        x = torch.randn(4, 6)
+        path, xfile = os.path.join(OUT, "pass-through.pt2"), os.path.join(OUT, "pass-through-x.pt")
+        program = modrec.export(model, (x,), path)
+        self.assertIsInstance(program, torch.export.ExportedProgram)
+        torch.save(x, xfile)
+        return model, x, path, xfile
+
+    def test_calls_that_run_no_operator(self):
+        import torchinfo
+        model, x, path, xfile = self.pass_through()
+        columns = ["input_size", "output_size", "num_params"]
+        want = str(torchinfo.summary(model, input_data=x, col_names=columns, verbose=0)) + "\n"
+        out, err = run("summary", path, "--input", xfile, "--columns", ",".join(columns))
+        self.assertEqual(out, want)
+        self.assertEqual(err, "")
+
+    def test_captures_of_calls_that_run_no_operator_equal_eager_hooks(self):
+        model, x, path, xfile = self.pass_through()
+        out = self.record(path, [xfile])
+        hooks = oracle.RecordCapture(set(range(8)))
+        rows, result = oracle.trace(model, (x,), True, capture=hooks)
+        result.sum().backward()
+        with open(os.path.join(out, "manifest.json")) as f:
+            layers = json.load(f)["layers"]
+        self.assertEqual([l["path"] for l in layers], [r.path for r in rows if r.call_index is not None])
+        for layer, row in zip(layers, (r for r in rows if r.call_index is not None)):
+            for capture in ("input", "output", "grad_input", "grad_output"):
+                got = load_pt(os.path.join(out, "tensors", layer["label"], capture + ".pt"))
+                want = [t for t in hooks.calls[row.call_index][capture] if t is not None]
+                got = [t for t in got if isinstance(t, torch.Tensor)]
+                self.assertEqual(len(got), len(want), (layer["label"], capture))
+                for g, w in zip(got, want):
+                    self.assertTrue(torch.allclose(g, w, rtol=1e-5, atol=1e-6),
+                                    (layer["label"], capture))
+
+    def test_captures_equal_eager_hooks(self):
+        for name in ("ModuleListNet", "TinyConvNet"):
+            self.compare(name, [sample_input(name)], model=exported_with_notes(name),
+                         weights=sample(name))
+
+    def damaged(self, change):
+        """A copy of ModuleListNet's archive with its notes' text changed by `change`."""
+        import zipfile
+        src = exported_with_notes("ModuleListNet")
+        path = os.path.join(OUT, "damaged.pt2")
+        with zipfile.ZipFile(src) as z, zipfile.ZipFile(path, "w") as out:
+            for info in z.infolist():
+                data = z.read(info)
+                if info.filename.endswith("extra/modrec-notes.json"):
+                    data = change(data.decode()).encode()
+                out.writestr(info, data)
+        return path
+
+    def test_damaged_or_foreign_notes_are_one_warning_and_the_program_alone(self):
+        name = "ModuleListNet"
+        unknown = lambda table: re.sub(r"ModuleList: (\S+)", r"Module: \1    ", table)
+        for change in (lambda t: t[: len(t) // 2], lambda t: t.replace('"version":1', '"version":9'),
+                       lambda t: t.replace('"blocks"', '"other"')):
+            path = self.damaged(change)
+            out, err = run("summary", path, "--input", sample_input(name))
+            self.assertEqual(out, unknown(torchinfo_table(name, "--input", sample_input(name))))
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertIn("modrec-notes.json is ignored", err)
+
+    def test_without_notes_the_warning_names_modrec_export(self):
+        err = run("summary", exported("ModuleListNet"))[1]
+        self.assertIn("modrec.export", err)
 
 
 class RecordMatchesPyTorch(RecordComparison):

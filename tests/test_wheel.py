@@ -182,6 +182,18 @@ class InstalledWheel(unittest.TestCase):
                 self.assertTrue(torch.allclose(got, want, rtol=1e-5, atol=1e-6),
                                 (layer["label"], capture))
 
+    def test_modrec_export_writes_what_the_installed_binary_reads(self):
+        # `import modrec` leaves torch alone; modrec.export's archive gives the Identity's row.
+        script = ("import sys, modrec; assert 'torch' not in sys.modules; import torch, torchinfo; "
+                  "m = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Identity()).eval(); "
+                  "x = torch.randn(2, 3); torch.save(x, 'x.pt'); modrec.export(m, (x,), 'm.pt2'); "
+                  "print(torchinfo.summary(m, input_data=x, verbose=0))")
+        want = subprocess.run([self.python, "-c", script], cwd=self.outside, env=self.clean_env(),
+                              check=True, capture_output=True, text=True).stdout
+        got = self.modrec_run("summary", "m.pt2", "--input", "x.pt")
+        self.assertEqual(got.stdout, want)
+        self.assertEqual(got.stderr, "")
+
     def test_ci_recipes_run_as_written(self):
         """docs/examples' GitHub Actions and GitLab CI jobs: their commands, in a new environment
         that holds torch, install the wheel and gate on the model: exit 0 on the sample, the job

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "instrument/pt2/noted_calls.h"
+
 namespace modrec::pt2 {
 namespace {
 
@@ -47,7 +49,8 @@ class CallWalker {
       wanted.assign(open_.begin(), open_.begin() + static_cast<std::ptrdiff_t>(floor_));
     }
     grow(node);
-    for (size_t i = open_.size(); i-- > keep;) plan_.leave_before[node].push_back(open_[i].second);
+    for (size_t i = open_.size(); i-- > keep;)
+      plan_.events_before[node].push_back({open_[i].second, false});
     open_.resize(keep);
     for (size_t i = keep; i < wanted.size(); ++i) start(node, wanted[i].first, wanted[i].second);
     std::vector<int> chain;
@@ -71,14 +74,13 @@ class CallWalker {
   }
 
   void grow(size_t node) {
-    plan_.leave_before.resize(std::max(plan_.leave_before.size(), node + 1));
-    plan_.enter_before.resize(std::max(plan_.enter_before.size(), node + 1));
+    plan_.events_before.resize(std::max(plan_.events_before.size(), node + 1));
   }
 
   void start(size_t node, const std::string& key, int module) {
     const int call = static_cast<int>(plan_.calls.size());
     plan_.calls.push_back({module, open_.back().second, {}, {}});
-    plan_.enter_before[node].push_back(call);
+    plan_.events_before[node].push_back({call, true});
     open_.emplace_back(key, call);
   }
 
@@ -192,13 +194,14 @@ CallPlan plan_nodes(const std::vector<Node>& nodes, const std::set<std::string>&
 
 }  // namespace
 
-CallPlan plan_calls(const Program& program, const ModuleTree& tree) {
+CallPlan plan_calls(const Program& program, const ModuleTree& tree, const ExportNotes* notes) {
   std::set<std::string> attributes;
   for (const InputSpec& in : program.inputs)
     if (in.kind != InputSpec::Kind::user_input) attributes.insert(in.value);
-  return plan_nodes(program.nodes, attributes, {}, tree, [&](FlowPass& flow) {
+  CallPlan plan = plan_nodes(program.nodes, attributes, {}, tree, [&](FlowPass& flow) {
     for (const OutputSpec& out : program.outputs) flow.graph_output(out.value, out.user);
   });
+  return notes ? with_noted_calls(std::move(plan), program, tree, *notes) : plan;
 }
 
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,

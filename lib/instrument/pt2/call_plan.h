@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "load/pt2/export_notes.h"
 #include "load/pt2/program.h"
 #include "model/module_tree.h"
 
@@ -20,20 +21,34 @@ struct PlannedCall {
   int parent = -1;  // the enclosing call's index in CallPlan::calls; -1 for the root
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
+  // With modrec.export's notes: the result's structure as a pytree spec whose leaves are
+  // `outputs`, in order; null: the value, or a tuple of several (the root's is the program's).
+  nlohmann::json out_spec;
+};
+
+// A call that starts (`enter`) or ends.
+struct CallEvent {
+  int call = 0;
+  bool enter = false;
+  bool operator==(const CallEvent&) const = default;
 };
 
 struct CallPlan {
   std::vector<PlannedCall> calls;  // in the order they start; calls[0] is the root's
-  // Before node i (i == nodes.size(): after the last), the calls that end, innermost first,
-  // then those that start, outermost first. The root's call spans the whole graph.
-  std::vector<std::vector<int>> leave_before;
-  std::vector<std::vector<int>> enter_before;
+  // Before node i (i == nodes.size(): after the last), the calls that end and start there, in
+  // order: from the nodes' stacks, those that end innermost first, then those that start
+  // outermost first; modrec.export's notes add the calls that run no node (an Identity) where
+  // eager PyTorch made them. The root's call spans the whole graph.
+  std::vector<std::vector<CallEvent>> events_before;
   // Per node: values it reads under another name (an aten.to that was a no-op when traced is its
   // input outside the call that made it).
   std::vector<std::map<std::string, std::string>> sources;
 };
 
-CallPlan plan_calls(const Program& program, const ModuleTree& tree);
+// With `notes` (modrec.export's), also the calls that ran no operator; notes that do not match
+// the graph are one warning and left out.
+CallPlan plan_calls(const Program& program, const ModuleTree& tree,
+                    const ExportNotes* notes = nullptr);
 
 // The calls a higher-order operator's subgraph makes when it runs inside the calls that
 // `base` (the operator's node's stack) names: those are its call 0, the rest start and end in it.

@@ -8,6 +8,13 @@
 
 using namespace modrec;
 
+namespace modrec::pt2 {
+// For doctest's messages: c10's operator<< for vectors (the torch headers) needs its items'.
+std::ostream& operator<<(std::ostream& out, const CallEvent& e) {
+  return out << (e.enter ? "enter " : "leave ") << e.call;
+}
+}  // namespace modrec::pt2
+
 namespace {
 
 // load/pt2/test_fixtures.py's Net: stem, shared, b(conv, bn, id, act) + residual, shared, fc.
@@ -33,8 +40,8 @@ TEST_CASE("calls start in the order eager forward makes them, a module called tw
                                                       "b.act", "shared", "fc"});
   CHECK(plan.calls[4].parent == 3);
   CHECK(plan.calls[7].parent == 0);
-  CHECK(plan.leave_before.size() == net().program.nodes.size() + 1);
-  CHECK(plan.leave_before.back() == std::vector<int>{8});
+  CHECK(plan.events_before.size() == net().program.nodes.size() + 1);
+  CHECK(plan.events_before.back() == std::vector<pt2::CallEvent>{{8, false}});
 }
 
 TEST_CASE("a call's inputs come from outside it, its outputs are used outside it") {
@@ -65,7 +72,7 @@ TEST_CASE("a subgraph's calls start and end in it; those open at its node are it
       hop.graphs[0], {"p_rot_proj_weight", "p_rot_proj_bias"}, hop.module_stack, tree);
   CHECK(paths(inner, tree) == std::vector<std::string>{"", "rot.proj"});
   CHECK(inner.calls[1].parent == 0);
-  CHECK(inner.enter_before[0] == std::vector<int>{1});
-  CHECK(inner.leave_before.back().empty());  // proj ends before the last node; rot stays open
+  CHECK(inner.events_before[0] == std::vector<pt2::CallEvent>{{1, true}});
+  CHECK(inner.events_before.back().empty());  // proj ends before the last node; rot stays open
   CHECK(inner.calls[1].inputs == std::vector<std::string>{hop.graphs[0].inputs[0]});
 }

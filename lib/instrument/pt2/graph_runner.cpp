@@ -119,8 +119,8 @@ class GraphRun {
   void run_nodes() {
     const size_t n = graph_.steps.size();
     for (size_t i = 0; i <= n; ++i) {
-      for (int call : graph_.plan.leave_before[i]) leave(call);
-      for (int call : graph_.plan.enter_before[i]) enter(call);
+      for (const pt2::CallEvent& event : graph_.plan.events_before[i])
+        event.enter ? enter(event.call) : (void)leave(event.call);
       if (i == n) break;
       const Node& node = (*graph_.nodes)[i];
       try {
@@ -216,11 +216,11 @@ class GraphRun {
   }
 
   // The root's result has forward's structure (its out_spec); a submodule call's is unknown to
-  // the archive: its value, or a tuple of several.
+  // the archive without modrec.export's notes: its value, or a tuple of several.
   c10::IValue pack(int call, const std::vector<c10::IValue>& values) const {
     if (values.empty()) return c10::IValue();
     const bool root = call == 0 && graph_.graph == nullptr;
-    return pt2::unflatten(root ? pass_.out_spec : nlohmann::json(), values);
+    return pt2::unflatten(root ? pass_.out_spec : graph_.plan.calls[call].out_spec, values);
   }
 
   // Binds `names` to `out`: the value itself for one name, else the values inside it in order.
@@ -311,7 +311,10 @@ GraphRunner::GraphRunner(const pt2::ExportedArchive& archive, const ModuleTree& 
   for (const InputSpec& in : program.inputs)
     if (in.kind != InputSpec::Kind::user_input) attributes.insert(in.value);
   auto main = std::make_unique<Compiled>(
-      Compiled{&program.nodes, nullptr, {}, pt2::plan_calls(program, tree)});
+      Compiled{&program.nodes,
+               nullptr,
+               {},
+               pt2::plan_calls(program, tree, archive.notes ? &*archive.notes : nullptr)});
   compile_steps(*main, attributes, tree);
   main_ = std::move(main);
 }

@@ -9,6 +9,7 @@
 #include "load/pt2/program_json.h"
 #include "load/pt2/schema_enums.h"
 #include "util/error.h"
+#include "util/log.h"
 
 namespace modrec::pt2 {
 namespace {
@@ -120,6 +121,24 @@ void check_state(const Archive& archive, const ExportedArchive& exported) {
       throw damaged(archive, "has no stored tensor for " + in.target);
 }
 
+// The notes modrec.export adds: parsed, and checked to name a class for every module the
+// program calls (else they are of another model). Without them modrec shows what the program
+// alone says; with unusable ones too, after one warning.
+std::optional<ExportNotes> read_notes(const Archive& archive, const Program& program) {
+  const ArchiveEntry* entry = archive.find(kNotesEntry);
+  if (!entry) return std::nullopt;
+  try {
+    ExportNotes notes = parse_export_notes(archive.read(*entry));
+    for (const std::string& path : program.module_paths)
+      if (!notes.types.count(path)) throw NotesError("no class for the module " + path);
+    return notes;
+  } catch (const NotesError& e) {
+    log::warn(archive.path(), ": ", kNotesEntry, " is ignored (", first_line(e.what()),
+              "): the table shows what the program alone says");
+    return std::nullopt;
+  }
+}
+
 ExportedArchive read_checked(const Archive& archive, Weights weights) {
   const std::string model = model_name(archive);
   const std::string file = "models/" + model + ".json";
@@ -128,6 +147,7 @@ ExportedArchive read_checked(const Archive& archive, Weights weights) {
   read_stored(archive, "weights", model, weights, out.state);
   read_stored(archive, "constants", model, weights, out.state);
   check_state(archive, out);
+  out.notes = read_notes(archive, out.program);
   return out;
 }
 

@@ -3,10 +3,12 @@
 #include <ATen/core/Tensor.h>
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "load/archive.h"
 #include "load/load_options.h"
+#include "load/pt2/export_notes.h"
 #include "load/pt2/program.h"
 
 namespace modrec::pt2 {
@@ -20,6 +22,9 @@ struct ExportedArchive {
   std::string path;
   Program program;
   std::map<std::string, StoredTensor> state;  // parameters, buffers and constants by FQN
+  // modrec.export's notes (extra/modrec-notes.json) when the archive has them and they are sound
+  // and name the program's modules; a damaged or mismatching file is one warning and none.
+  std::optional<ExportNotes> notes;
 };
 
 // Reads models/<name>.json and data/weights/ and data/constants/ through their configs, each

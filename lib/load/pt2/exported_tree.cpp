@@ -7,12 +7,15 @@
 namespace modrec::pt2 {
 namespace {
 
-// Module path -> qualified class, from every node's module stack (subgraphs' nodes included).
-std::map<std::string, std::string> module_types(const Program& program) {
+// Module path -> qualified class, from every node's module stack (subgraphs' nodes included), and
+// for the modules that made no node (an Identity, a ModuleList) from modrec.export's notes when
+// the archive has them.
+std::map<std::string, std::string> module_types(const ExportedArchive& archive) {
   std::map<std::string, std::string> types;
-  visit_nodes(program.nodes, [&](const Node& node) {
+  visit_nodes(archive.program.nodes, [&](const Node& node) {
     for (const StackEntry& e : node.module_stack) types.emplace(e.path, e.type);
   });
+  if (archive.notes) types.insert(archive.notes->types.begin(), archive.notes->types.end());
   return types;
 }
 
@@ -82,7 +85,7 @@ void add_kernels(const Program& program, ModuleTree& tree) {
 }  // namespace
 
 ModuleTree exported_tree(const ExportedArchive& archive) {
-  const auto types = module_types(archive.program);
+  const auto types = module_types(archive);
   ModuleTree tree;
   tree.modules.push_back(module("", types));
   for (const std::string& path : archive.program.module_paths) {

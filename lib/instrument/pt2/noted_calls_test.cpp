@@ -1,0 +1,83 @@
+#include "instrument/pt2/noted_calls.h"
+
+#include <doctest/doctest.h>
+
+using namespace modrec;
+using namespace modrec::pt2;
+using nlohmann::json;
+
+namespace {
+
+// forward(x): y = self.stem(x); y = self.skip(y)  (an Identity); return self.act(y)
+// as torch.export's graph has it (no node for skip), and modrec.export's notes of it.
+struct Net {
+  Program program;
+  ModuleTree tree;
+  ExportNotes notes;
+};
+
+Node node(const std::string& name, const std::string& in, const std::string& path) {
+  Node n{name,
+         "torch.ops.aten.x.default",
+         {{"self", json{{"as_tensor", {{"name", in}}}}, false}},
+         {json{{"as_tensor", {{"name", name}}}}},
+         {{"L__self__", "", "Net"}}};
+  n.module_stack.push_back({"L__self__" + path, path, "torch.nn." + path});
+  return n;
+}
+
+json tensor(int id, int version = 0) {
+  return {{"tensor", id}, {"shape", {2, 3}}, {"dtype", "float32"}, {"version", version}};
+}
+
+Net net() {
+  Net net;
+  net.program.nodes = {node("linear", "x", "stem"), node("relu", "linear", "act")};
+  net.program.inputs = {{InputSpec::Kind::user_input, "x", "", {}}};
+  net.program.outputs = {{json{{"as_tensor", {{"name", "relu"}}}}, true, ""}};
+  for (const char* v : {"x", "linear", "relu"}) net.program.tensor_values[v].sizes = {2, 3};
+  for (const char* path : {"", "stem", "skip", "act"}) {
+    Module m;
+    m.path = path;
+    if (!m.path.empty()) {
+      m.parent = 0;
+      m.depth = 1;
+    }
+    net.tree.modules.push_back(m);
+  }
+  const auto call = [](const char* path, int parent, int in, int out) {
+    return NotedCall{path, parent, {"input"}, {tensor(in)}, tensor(out)};
+  };
+  net.notes.calls = {call("", -1, 0, 2), call("stem", 0, 0, 1), call("skip", 0, 1, 1),
+                     call("act", 0, 1, 2)};
+  return net;
+}
+
+}  // namespace
+
+TEST_CASE("a call that runs no operator starts and ends where eager PyTorch made it") {
+  const Net n = net();
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  REQUIRE(plan.calls.size() == 4);
+  CHECK(plan.calls[2].module == 2);
+  CHECK(plan.calls[2].inputs == std::vector<std::string>{"linear"});
+  CHECK(plan.calls[2].outputs == std::vector<std::string>{"linear"});  // its result is its input
+  CHECK(plan.calls[3].inputs == std::vector<std::string>{"linear"});
+  // stem ends, skip starts and ends, act starts: all before the second node.
+  CHECK(plan.events_before[1] ==
+        std::vector<CallEvent>{{1, false}, {2, true}, {2, false}, {3, true}});
+  CHECK(plan.events_before[2] == std::vector<CallEvent>{{3, false}});
+}
+
+TEST_CASE("notes that do not match the graph leave the program's plan as it is") {
+  Net n = net();
+  const CallPlan without = plan_calls(n.program, n.tree);
+  SUBCASE("a call the graph has and the notes lack") { n.notes.calls.pop_back(); }
+  SUBCASE("a call without nodes that returns a tensor it was not given") {
+    n.notes.calls[2].output = tensor(7);
+  }
+  SUBCASE("a tensor changed in place since") { n.notes.calls[2].args[0] = tensor(1, 1); }
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  CHECK(plan.calls.size() == without.calls.size());
+  CHECK(plan.events_before == without.events_before);
+}

@@ -1,0 +1,57 @@
+// What modrec.export (python/modrec/_export.py) writes beside a torch.export program, as plain
+// types (torch-free): every named module's class, and every module call of one eager forward
+// with its arguments and result, tensors numbered by identity. docs/export-notes.md is the format.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace modrec::pt2 {
+
+// The archive entry torch.export.save writes for extra_files={"modrec-notes.json": ...}.
+inline constexpr const char* kNotesEntry = "extra/modrec-notes.json";
+inline constexpr const char* kNotesFormat = "modrec.export-notes";
+inline constexpr int kNotesVersion = 1;
+
+// A tensor of a noted value: the same `id` is the same Python object; `version` is its
+// _version, which in-place operations advance.
+struct NotedTensor {
+  int64_t id = 0;
+  std::vector<int64_t> shape;
+  std::string dtype;  // "float32", as torch prints it without "torch."
+  int64_t version = 0;
+};
+
+// A call's arguments or result: {"tensor": id, "shape", "dtype", "version"}, {"const": JSON
+// scalar or null}, {"tuple": [...]}, {"list": [...]}, {"dict": [[key, value], ...]}, {"other":
+// "class"}. Checked by parse_export_notes.
+using NotedValue = nlohmann::json;
+
+struct NotedCall {
+  std::string path;
+  int parent = -1;  // the enclosing call's index in ExportNotes::calls; -1 for the root
+  std::vector<std::string> arg_names;  // forward's parameters, in order, defaults filled in
+  std::vector<NotedValue> args;
+  NotedValue output;
+};
+
+struct ExportNotes {
+  std::map<std::string, std::string> types;  // module path -> qualified class
+  std::vector<NotedCall> calls;              // in the order they start; calls[0] is the root's
+};
+
+struct NotesError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws NotesError saying what is wrong: not JSON, another format or version, a field missing
+// or of another type, a call's parent that does not enclose it.
+ExportNotes parse_export_notes(const std::string& text);
+
+// The tensors inside a noted value, depth-first (dicts in their order).
+std::vector<NotedTensor> noted_tensors(const NotedValue& value);
+
+}  // namespace modrec::pt2

@@ -1,0 +1,62 @@
+#include "load/pt2/export_notes.h"
+
+#include <doctest/doctest.h>
+
+using namespace modrec::pt2;
+
+namespace {
+
+// What python/modrec/_export.py writes for nn.Sequential(nn.Identity()) called on one tensor.
+const char* const kSound = R"({"format": "modrec.export-notes", "version": 1, "torch": "2.14.1",
+  "modules": [["", "torch.nn.modules.container.Sequential"],
+              ["0", "torch.nn.modules.linear.Identity"]],
+  "calls": [
+    {"path": "", "parent": -1,
+     "args": [["input", {"tensor": 0, "shape": [2, 3], "dtype": "float32", "version": 0}]],
+     "output": {"tensor": 0, "shape": [2, 3], "dtype": "float32", "version": 0}},
+    {"path": "0", "parent": 0,
+     "args": [["input", {"tensor": 0, "shape": [2, 3], "dtype": "float32", "version": 0}],
+              ["hx", {"const": null}]],
+     "output": {"tuple": [{"tensor": 0, "shape": [2, 3], "dtype": "float32", "version": 0},
+                          {"dict": [["k", {"const": 1.5}]]}, {"other": "torch.dtype"}]}}]})";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  return text.replace(text.find(from), from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("the notes' classes, calls, arguments and results") {
+  const ExportNotes notes = parse_export_notes(kSound);
+  CHECK(notes.types.at("0") == "torch.nn.modules.linear.Identity");
+  REQUIRE(notes.calls.size() == 2);
+  CHECK(notes.calls[1].parent == 0);
+  CHECK(notes.calls[1].arg_names == std::vector<std::string>{"input", "hx"});
+  const std::vector<NotedTensor> out = noted_tensors(notes.calls[1].output);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].id == 0);
+  CHECK(out[0].shape == std::vector<int64_t>{2, 3});
+  CHECK(noted_tensors(notes.calls[1].args[1]).empty());
+}
+
+TEST_CASE("damaged, foreign or inconsistent notes are refused with what is wrong") {
+  const auto refusal = [](const std::string& text) {
+    try {
+      parse_export_notes(text);
+    } catch (const NotesError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal(std::string(kSound).substr(0, 200)).find("parse error") != std::string::npos);
+  CHECK(refusal(replaced(kSound, "\"version\": 1", "\"version\": 2")).find("version 2") == 0);
+  CHECK(refusal(replaced(kSound, "modrec.export-notes", "other")).find("another format") == 0);
+  CHECK(refusal(replaced(kSound, "\"parent\": 0", "\"parent\": 1")).find("no enclosing") !=
+        std::string::npos);
+  CHECK(refusal(replaced(kSound, "{\"const\": null}", "{\"const\": [1]}")) ==
+        "a constant that is no JSON scalar");
+  CHECK(refusal(replaced(kSound, "\"shape\": [2, 3]", "\"shape\": [\"2\"]")) ==
+        "a tensor shape that is not integers");
+  CHECK(refusal(replaced(kSound, "\"output\": {\"tuple\"", "\"outputs\": {\"tuple\"")) ==
+        "no \"output\" field");
+}

@@ -1,0 +1,130 @@
+"""modrec.export: torch.export.export and torch.export.save, plus what the archive cannot say.
+
+A torch.export archive keeps a module's class only on the graph nodes its calls made, and no
+module's arguments or result: an Identity, a Dropout in eval mode or a never-called ModuleList
+leave no trace of their class, and a call that runs no operator leaves no trace of itself. One
+eager forward on the same arguments, with a hook on every module, says what they are; the notes
+(docs/export-notes.md) go into the archive as extra/modrec-notes.json, which modrec reads.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import math
+from typing import Any
+
+NOTES_FILE = "modrec-notes.json"  # torch.export.save writes it as extra/modrec-notes.json
+NOTES_FORMAT = "modrec.export-notes"
+NOTES_VERSION = 1
+
+
+def _qualified(obj: Any) -> str:
+    cls = type(obj)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+class _Values:
+    """Values as the notes write them: tensors numbered by identity (the same object, the same
+    number, so that an Identity's result is seen to be its argument), containers kept, other
+    values as JSON constants. Every tensor numbered is kept alive, so that no id is reused."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[int, int] = {}
+        self.kept: list[Any] = []
+
+    def note(self, value: Any) -> Any:
+        import torch
+
+        if isinstance(value, torch.Tensor):
+            if id(value) not in self.numbers:
+                self.numbers[id(value)] = len(self.kept)
+                self.kept.append(value)
+            return {"tensor": self.numbers[id(value)], "shape": list(value.shape),
+                    "dtype": str(value.dtype).removeprefix("torch."), "version": value._version}
+        if value is None or isinstance(value, (bool, int, str)) or (
+                isinstance(value, float) and math.isfinite(value)):
+            return {"const": value}
+        if isinstance(value, tuple):
+            return {"tuple": [self.note(v) for v in value]}
+        if isinstance(value, list):
+            return {"list": [self.note(v) for v in value]}
+        if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            return {"dict": [[k, self.note(v)] for k, v in value.items()]}
+        return {"other": _qualified(value)}
+
+
+def _arguments(module: Any, args: tuple, kwargs: dict) -> list:
+    """The call's arguments by name in forward's order, omitted ones with their defaults: what a
+    TorchScript call passes (modrec shows a .pt's and a .pt2's calls alike)."""
+    try:
+        bound = inspect.signature(module.forward).bind(*args, **kwargs)
+        bound.apply_defaults()
+        return list(bound.arguments.items())
+    except (TypeError, ValueError):
+        return [(str(i), a) for i, a in enumerate(args)] + list(kwargs.items())
+
+
+def _eager_calls(model: Any, args: tuple, kwargs: dict) -> list:
+    """Every module call of one eager forward, in the order they start: path, the enclosing
+    call, arguments, result."""
+    import torch
+
+    values, calls, open_calls, handles = _Values(), [], [], []
+
+    def pre(path):
+        def hook(module, a, kw):
+            calls.append({"path": path, "parent": open_calls[-1] if open_calls else -1,
+                          "args": [[n, values.note(v)] for n, v in _arguments(module, a, kw)]})
+            open_calls.append(len(calls) - 1)
+        return hook
+
+    def post(module, a, kw, output):
+        calls[open_calls.pop()]["output"] = values.note(output)
+
+    for path, module in model.named_modules():
+        handles.append(module.register_forward_pre_hook(pre(path), with_kwargs=True))
+        handles.append(module.register_forward_hook(post, with_kwargs=True))
+    try:
+        with torch.no_grad():
+            model(*args, **kwargs)
+    finally:
+        for h in handles:
+            h.remove()
+    return calls
+
+
+def notes(model: Any, args: tuple, kwargs: dict | None = None) -> dict:
+    """What modrec reads beside the archive: every named module's class, every eager call.
+
+    The eager forward runs on copies of nothing: its buffer updates (BatchNorm in train mode) and
+    its random draws (Dropout) are undone afterwards, so the model is left as export left it."""
+    import torch
+
+    buffers = {n: b.detach().clone() for n, b in model.named_buffers()}
+    with torch.random.fork_rng(devices=[]):
+        calls = _eager_calls(model, args, kwargs or {})
+    with torch.no_grad():
+        for n, b in model.named_buffers():
+            b.copy_(buffers[n])
+    return {
+        "format": NOTES_FORMAT,
+        "version": NOTES_VERSION,
+        "torch": torch.__version__,
+        "modules": [[path, _qualified(m)] for path, m in model.named_modules(remove_duplicate=False)],
+        "calls": calls,
+    }
+
+
+def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
+           dynamic_shapes: Any = None, strict: bool = False) -> Any:
+    """torch.export.export(model, args, kwargs, dynamic_shapes=..., strict=...) saved to `path`
+    with torch.export.save, and with modrec's notes in the archive (extra/modrec-notes.json).
+    Returns the ExportedProgram."""
+    import torch
+
+    args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
+    program = torch.export.export(model, args, kwargs=kwargs, dynamic_shapes=dynamic_shapes,
+                                  strict=strict)
+    text = json.dumps(notes(model, args, kwargs), separators=(",", ":"))
+    torch.export.save(program, path, extra_files={NOTES_FILE: text})
+    return program
