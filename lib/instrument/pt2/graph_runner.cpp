@@ -100,7 +100,16 @@ class GraphRun {
   GraphRun(const Compiled& graph, Pass& pass)
       : graph_(graph), pass_(pass), ids_(graph.plan.calls.size(), -1) {}
 
-  void bind(const std::string& name, c10::IValue value) { values_[name] = std::move(value); }
+  // A value an open call sees routed (a call that runs no operator, from modrec.export's notes,
+  // returns its argument under the same name) is rebound for that call; others for all.
+  void bind(const std::string& name, c10::IValue value) {
+    for (auto it = routed_.rbegin(); it != routed_.rend(); ++it)
+      if (auto found = it->find(name); found != it->end()) {
+        found->second = std::move(value);
+        return;
+      }
+    values_[name] = std::move(value);
+  }
 
   // The value `name` as the innermost open call sees it (routed inputs are the call's own).
   c10::IValue value(const std::string& name) const {
