@@ -502,6 +502,46 @@ class CondNet(nn.Module):
         return self.head(y)
 
 
+class WhileLoopNet(nn.Module):
+    """torch._higher_order_ops.while_loop calling a submodule in its body until the carried
+    counter reaches 3. Eager PyTorch runs the same loop in Python (while_loop itself compiles in
+    eager mode, where forward hooks do not run); only export sees while_loop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.step = nn.Linear(4, 4)
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if torch.compiler.is_exporting():
+            from torch._higher_order_ops.while_loop import while_loop
+            _, y = while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, torch.tanh(self.step(y))),
+                              (torch.zeros((), dtype=torch.int64), x))
+        else:
+            y = x
+            for _ in range(3):
+                y = torch.tanh(self.step(y))
+        return self.head(y)
+
+
+class MapNet(nn.Module):
+    """torch._higher_order_ops.map over the input's first dimension, calling a submodule per
+    slice (export: map_impl); eager PyTorch runs the same slices in Python, as for WhileLoopNet."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.f = nn.Linear(4, 3)
+
+    def slice(self, x: Tensor) -> Tensor:
+        return torch.relu(self.f(x))
+
+    def forward(self, x: Tensor) -> Tensor:
+        if torch.compiler.is_exporting():
+            from torch._higher_order_ops.map import map as map_hop
+            return map_hop(self.slice, x)
+        return torch.stack([self.slice(s) for s in x])
+
+
 class HFDecoder(nn.Module):
     """A random-weight Hugging Face decoder LLM (transformers 5) returning its logits, tiny unless
     `sizes` override its config: its rotary embedding runs under @torch.no_grad() (export:
@@ -691,6 +731,8 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     "NoGradBlockNet": (_seeded(NoGradBlockNet), _randn(3, 4)),
     "AutocastBlockNet": (_seeded(AutocastBlockNet), _randn(3, 4)),
     "CondNet": (_seeded(CondNet), _randn(3, 4)),
+    "WhileLoopNet": (_seeded(WhileLoopNet), _randn(3, 4)),
+    "MapNet": (_seeded(MapNet), _randn(2, 3, 4)),
     **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
                                                                 "GPTNeoX")},
 }

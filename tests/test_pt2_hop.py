@@ -1,5 +1,5 @@
 """torch.export archives with higher-order operators (a no_grad block, a bfloat16 autocast block,
-torch.cond) and tiny random-weight Hugging Face decoder LLMs (Llama, Mistral, Gemma, GPT-NeoX:
+torch.cond, while_loop, map, a team's mutating operator under auto_functionalized_v2) and tiny random-weight Hugging Face decoder LLMs (Llama, Mistral, Gemma, GPT-NeoX:
 their rotary embedding runs under @torch.no_grad()), against eager PyTorch on the same weights:
 summary's table is torchinfo's with and without an input, record's captures are eager hooks',
 parameter gradients torch.autograd's, the flops column FlopCounterMode's. Dynamic exports run at
@@ -28,13 +28,16 @@ import models  # noqa: E402
 import torchinfo_table as torchinfo_table_script  # noqa: E402
 
 DECODERS = ("Llama", "Mistral", "Gemma", "GPTNeoX")
-BLOCKS = ("NoGradBlockNet", "AutocastBlockNet", "CondNet")
+BLOCKS = ("NoGradBlockNet", "AutocastBlockNet", "CondNet", "WhileLoopNet", "MapNet")
+# Exported strict: non-strict export writes no nn_module_stack in these operators' subgraphs
+# (models.py's CondNet), so the modules they call would have no rows.
+STRICT = ("CondNet", "WhileLoopNet", "MapNet")
 
 
 def export(name, path, dynamic_shapes=None, inputs=None):
-    """models.py's `name` exported (CondNet strict: see its docstring) and saved as `path`."""
+    """models.py's `name` exported (strict for STRICT) and saved as `path`."""
     ep = torch.export.export(models.build(name), inputs or models.example_inputs(name),
-                             dynamic_shapes=dynamic_shapes, strict=name == "CondNet")
+                             dynamic_shapes=dynamic_shapes, strict=name in STRICT)
     torch.export.save(ep, path)
     return path
 
@@ -136,14 +139,16 @@ class RecordMatchesPyTorch(RecordComparison):
     def test_parameter_gradients_equal_autograd(self):
         # NoGradBlockNet: `b` runs under no_grad, so it gets no gradient, and `a` only the one
         # through the skip around `b`.
-        for name in ("NoGradBlockNet", "AutocastBlockNet", "CondNet", "Llama"):
+        for name in BLOCKS + ("Llama",):
             with self.subTest(name):
                 out = self.record(self.paths[name], [self.inputs[name]], captures=("param_grad",))
                 self.addCleanup(shutil.rmtree, os.path.dirname(out))
                 model = models.build(name)
                 model(*models.example_inputs(name)).sum().backward()
+                labels = {}  # a module's parameters go under its first call's label (while_loop's)
                 with open(os.path.join(out, "manifest.json")) as f:
-                    labels = {l["path"]: l["label"] for l in json.load(f)["layers"]}
+                    for layer in json.load(f)["layers"]:
+                        labels.setdefault(layer["path"], layer["label"])
                 for path, module in model.named_modules():
                     for pname, p in module.named_parameters(recurse=False):
                         if path not in labels:  # never called (CondNet's other branch)
@@ -160,7 +165,7 @@ class RecordMatchesPyTorch(RecordComparison):
 
 
 class FlopsMatchFlopCounterMode(Exported):
-    NAMES = ("Llama", "NoGradBlockNet", "AutocastBlockNet")
+    NAMES = ("Llama", "NoGradBlockNet", "AutocastBlockNet", "WhileLoopNet", "MapNet")
 
     def test_flops_per_module(self):
         for name in self.NAMES:
@@ -214,6 +219,89 @@ class DynamicShapes(unittest.TestCase):
         # Dim.AUTO: export specializes sizes 0 and 1, so a dynamic dimension starts at 2.
         err = run("summary", self.auto, "--input", self.ids(1, 8), code=2)[1]
         self.assertIn("input ids: dimension 0 is 1, outside the range [2, inf]", err)
+
+
+AXPY_CPP = """\
+#include <ATen/ATen.h>
+#include <torch/library.h>
+
+// x += alpha * y in place: an operator that mutates its argument (Tensor(a!)), which an export's
+// inference IR (run_decompositions) wraps in auto_functionalized_v2.
+void axpy_(at::Tensor& x, const at::Tensor& y, double alpha) { x.add_(y, alpha); }
+void axpy_meta(at::Tensor&, const at::Tensor&, double) {}
+
+TORCH_LIBRARY(hopops, m) { m.def("axpy_(Tensor(a!) x, Tensor y, float alpha) -> ()"); }
+TORCH_LIBRARY_IMPL(hopops, CompositeExplicitAutograd, m) { m.impl("axpy_", axpy_); }
+TORCH_LIBRARY_IMPL(hopops, Meta, m) { m.impl("axpy_", axpy_meta); }
+"""
+
+
+class AxpyNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+        self.act = torch.nn.Tanh()
+
+    def forward(self, x):
+        y = self.fc(x).clone()
+        torch.ops.hopops.axpy_(y, x, 2.0)
+        return self.act(y)
+
+
+class AutoFunctionalized(RecordComparison):
+    """A team's mutating operator in a decomposed export: auto_functionalized_v2 runs it on a copy
+    of its argument's base, as eager PyTorch runs it in place."""
+
+    @classmethod
+    def setUpClass(cls):
+        from test_shipped_files import operator_library
+        cls.library = operator_library("hopops", AXPY_CPP)
+        torch.ops.load_library(cls.library)
+        cls.out = tempfile.mkdtemp(prefix="pt2-af-")
+        torch.manual_seed(0)
+        cls.model, cls.x = AxpyNet().eval(), torch.randn(3, 4)
+        ep = torch.export.export(cls.model, (cls.x,)).run_decompositions()
+        targets = [str(n.target) for n in ep.graph.nodes]
+        assert "auto_functionalized_v2" in targets, targets
+        cls.path = os.path.join(cls.out, "axpy.pt2")
+        torch.export.save(ep, cls.path)
+        cls.input = save(cls.out, "x", cls.x)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, True)
+
+    def test_table_equals_torchinfo(self):
+        import torchinfo
+        out = run("summary", self.path, "--input", self.input, "--load-library", self.library)[0]
+        want = str(torchinfo.summary(self.model, input_data=self.x, verbose=0)) + "\n"
+        self.assertEqual(out, want.replace("(Units.MEGABYTES)", "(M)"))
+
+    def test_captures_equal_eager_hooks(self):
+        rec = self.record(self.path, [self.input], "--load-library", self.library,
+                          captures=("input", "output"))
+        self.addCleanup(shutil.rmtree, os.path.dirname(rec))
+        seen = {}
+
+        def hook(name):
+            return lambda module, args, out: seen.__setitem__(name, (args[0], out))
+
+        hooks = [m.register_forward_hook(hook(n)) for n, m in self.model.named_modules() if n]
+        self.model(self.x)
+        for h in hooks:
+            h.remove()
+        with open(os.path.join(rec, "manifest.json")) as f:
+            labels = {l["path"]: l["label"] for l in json.load(f)["layers"]}
+        for name, (want_in, want_out) in seen.items():
+            folder = os.path.join(rec, "tensors", labels[name])
+            self.assertTrue(torch.equal(torch.load(os.path.join(folder, "input.pt")), want_in))
+            self.assertTrue(torch.equal(torch.load(os.path.join(folder, "output.pt")), want_out))
+
+    def test_without_the_library_is_exit_3_naming_the_operator_and_what_to_load(self):
+        err = run("summary", self.path, "--input", self.input, code=3)[1]
+        self.assertEqual(len([l for l in err.splitlines() if "error" in l]), 1, err)
+        self.assertIn("the operator torch.ops.hopops.axpy_.default is of namespace hopops", err)
+        self.assertIn("--load-library", err)
 
 
 class UnsupportedOperators(unittest.TestCase):

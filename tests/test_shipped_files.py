@@ -41,21 +41,25 @@ MYOPS_CPP = textwrap.dedent("""\
     """)
 
 
-def myops_library():
-    """A team's operator library, built once into the build folder as teams build theirs
+def operator_library(name, cpp):
+    """A team's operator library built once from `cpp` into the build folder as teams build theirs
     (torch.utils.cpp_extension, not standalone: it links libtorch_python.so) and loaded here."""
     from torch.utils import cpp_extension
-    folder = os.path.join(MODELS, "myops")
+    folder = os.path.join(MODELS, name)
     os.makedirs(folder, exist_ok=True)
-    source = os.path.join(folder, "myops.cpp")
+    source = os.path.join(folder, name + ".cpp")
     with open(source, "a+") as f:
         f.seek(0)
-        if f.read() != MYOPS_CPP:
+        if f.read() != cpp:
             f.truncate(0)
-            f.write(MYOPS_CPP)
-    cpp_extension.load("modrec_myops", [source], build_directory=folder, is_python_module=False,
+            f.write(cpp)
+    cpp_extension.load("modrec_" + name, [source], build_directory=folder, is_python_module=False,
                        extra_cflags=["-O0"], verbose=False)
-    return os.path.join(folder, "modrec_myops.so")
+    return os.path.join(folder, f"modrec_{name}.so")
+
+
+def myops_library():
+    return operator_library("myops", MYOPS_CPP)
 
 
 class MyOpsNet(nn.Module):

@@ -9,6 +9,7 @@
 #include "instrument/pt2/higher_order_ops.h"
 #include "instrument/pt2/node_args.h"
 #include "instrument/pt2/pytree.h"
+#include "load/operator_libraries.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -70,17 +71,39 @@ void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
   }
 }
 
+// A node whose operator `op` (its target, or the one auto_functionalized_v2 runs) LibTorch lacks:
+// an operator of a namespace no loaded library registers wants that library (a team's, loaded
+// with --load-library, or torchvision's).
+Error missing_operator(const Node& node, const std::string& op, const std::string& path) {
+  const std::string qualified = op.substr(op.find("ops.") + 4);  // myops.scale_add.default
+  const std::string ns = qualified.substr(0, qualified.find('.'));
+  if (namespace_registered(ns)) return cannot_run(node, "LibTorch has no operator " + op, path);
+  return Error(Exit::bad_input,
+               "cannot run node " + node.name + " (" + node.target + "): the operator " + op +
+                   " is of namespace " + ns + ", which no loaded library registers",
+               path, namespace_hint(ns));
+}
+
+// The mutating operator an auto_functionalized_v2 node runs (its first argument).
+std::string functionalized_operator(const Node& node) {
+  if (node.inputs.empty() || !node.inputs[0].value.contains("as_operator")) return "";
+  return node.inputs[0].value.at("as_operator").get<std::string>();
+}
+
 // The first node of `compiled` (its subgraphs' included) that cannot run.
 void check_steps(const Compiled& compiled, const std::string& path) {
   for (size_t i = 0; i < compiled.steps.size(); ++i) {
     const Step& step = compiled.steps[i];
     const Node& node = (*compiled.nodes)[i];
-    if (!step.op && !step.higher_order)
-      throw cannot_run(node,
-                       node.target.starts_with("torch.ops.higher_order.")
-                           ? "modrec does not run this higher-order operator"
-                           : "LibTorch has no such operator",
-                       path);
+    if (!step.op && !step.higher_order) {
+      if (node.target.starts_with("torch.ops.higher_order."))
+        throw cannot_run(node, "modrec does not run this higher-order operator", path);
+      throw missing_operator(node, node.target, path);
+    }
+    if (step.higher_order == pt2::HigherOrderOp::auto_functionalized) {
+      const std::string op = functionalized_operator(node);
+      if (!op.empty() && !DispatcherOp::find(op)) throw missing_operator(node, op, path);
+    }
     for (const Compiled& graph : step.graphs) check_steps(graph, path);
   }
 }
@@ -192,11 +215,14 @@ class GraphRun {
         args.push_back(argument(node, param, lookup));
       results = step.op->call(std::move(args));
     } else {
+      std::vector<std::string> names;
       std::vector<c10::IValue> args;
-      for (const pt2::NodeArg& arg : node.inputs)
+      for (const pt2::NodeArg& arg : node.inputs) {
+        names.push_back(arg.name);
         args.push_back(pt2::argument_value(arg.value, lookup));
+      }
       results = pt2::run_higher_order(
-          *step.higher_order, args, [&](int graph, std::vector<c10::IValue> inputs) {
+          *step.higher_order, names, args, [&](int graph, std::vector<c10::IValue> inputs) {
             return run_subgraph(step.graphs.at(static_cast<size_t>(graph)), std::move(inputs));
           });
     }

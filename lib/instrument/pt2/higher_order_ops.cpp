@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "instrument/pt2/auto_functionalized.h"
 #include "instrument/pt2/node_args.h"
 #include "instrument/pt2/pytree.h"
 
@@ -114,13 +115,15 @@ std::optional<HigherOrderOp> higher_order_op(const std::string& target) {
       {"torch.ops.higher_order.wrap_with_autocast", H::autocast},
       {"torch.ops.higher_order.cond", H::cond},
       {"torch.ops.higher_order.while_loop", H::while_loop},
-      {"torch.ops.higher_order.map_impl", H::map}};
+      {"torch.ops.higher_order.map_impl", H::map},
+      {"torch.ops.higher_order.auto_functionalized_v2", H::auto_functionalized}};
   auto it = ops.find(target);
   if (it == ops.end()) return std::nullopt;
   return it->second;
 }
 
-std::vector<c10::IValue> run_higher_order(HigherOrderOp op, const std::vector<c10::IValue>& args,
+std::vector<c10::IValue> run_higher_order(HigherOrderOp op, const std::vector<std::string>& names,
+                                          const std::vector<c10::IValue>& args,
                                           const RunSubgraph& run) {
   switch (op) {
     case HigherOrderOp::set_grad_enabled: {  // (enabled, graph, *args)
@@ -135,6 +138,8 @@ std::vector<c10::IValue> run_higher_order(HigherOrderOp op, const std::vector<c1
       return while_loop(args, run);
     case HigherOrderOp::map:
       return map(args, run);
+    case HigherOrderOp::auto_functionalized:
+      return run_auto_functionalized(names, args);
   }
   throw std::logic_error("unknown higher-order operator");
 }

@@ -1,7 +1,8 @@
 // The higher-order operators torch.export writes for user code (torch.ops.higher_order.*), run
 // as eager PyTorch runs them: each runs its subgraphs through the caller's interpreter, under the
 // grad mode or autocast state the node names (LibTorch's, restored after), once, by a predicate
-// or per slice. torch/_higher_order_ops holds their Python definitions.
+// or per slice; auto_functionalized_v2 runs its mutating operator on copies
+// (auto_functionalized.h). torch/_higher_order_ops holds their Python definitions.
 #pragma once
 #include <ATen/core/ivalue.h>
 
@@ -12,7 +13,7 @@
 
 namespace modrec::pt2 {
 
-enum class HigherOrderOp { set_grad_enabled, autocast, cond, while_loop, map };
+enum class HigherOrderOp { set_grad_enabled, autocast, cond, while_loop, map, auto_functionalized };
 
 // nullopt for a target that is no higher-order operator modrec runs.
 std::optional<HigherOrderOp> higher_order_op(const std::string& target);
@@ -21,11 +22,12 @@ std::optional<HigherOrderOp> higher_order_op(const std::string& target);
 using RunSubgraph =
     std::function<std::vector<c10::IValue>(int graph, std::vector<c10::IValue> inputs)>;
 
-// The node's results. `args` are its arguments in order, a graph argument as its index; the
-// values after the last graph argument, flattened, are what its subgraphs take (with a map's
-// slices and a loop's carried values put in). Throws UnsupportedArgument (node_args.h) on
-// arguments that do not fit the operator.
-std::vector<c10::IValue> run_higher_order(HigherOrderOp op, const std::vector<c10::IValue>& args,
+// The node's results. `args` are its arguments in order (`names`: theirs), a graph argument as
+// its index, an operator as its target; the values after the last graph argument, flattened, are
+// what its subgraphs take (with a map's slices and a loop's carried values put in). Throws
+// UnsupportedArgument (node_args.h) on arguments that do not fit the operator.
+std::vector<c10::IValue> run_higher_order(HigherOrderOp op, const std::vector<std::string>& names,
+                                          const std::vector<c10::IValue>& args,
                                           const RunSubgraph& run);
 
 }  // namespace modrec::pt2

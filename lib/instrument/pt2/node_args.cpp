@@ -108,7 +108,8 @@ c10::IValue argument_value(const json& argument, const ValueLookup& lookup) {
   const std::string kind = argument.begin().key();
   const json& v = argument.begin().value();
   if (kind == "as_none") return c10::IValue();
-  if (kind == "as_graph") return v.get<int64_t>();  // the index among the node's subgraphs
+  if (kind == "as_graph") return v.get<int64_t>();         // the index among the node's subgraphs
+  if (kind == "as_operator") return v.get<std::string>();  // its target, "torch.ops.ns.op.overload"
   if (kind.find("tensor") != std::string::npos) return tensors(kind, v, lookup);
   if (kind == "as_sym_int" || kind == "as_sym_float" || kind == "as_sym_bool")
     return sym(v, lookup);

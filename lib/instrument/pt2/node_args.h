@@ -22,7 +22,7 @@ struct UnsupportedArgument : std::runtime_error {
 c10::IValue argument_value(const nlohmann::json& argument, const c10::Argument& param,
                            const ValueLookup& lookup);
 // `argument` by its own kind alone (a frozen constant input, a higher-order operator's argument:
-// a subgraph as its index in Node::graphs).
+// a subgraph as its index in Node::graphs, an operator as its target).
 c10::IValue argument_value(const nlohmann::json& argument, const ValueLookup& lookup);
 
 }  // namespace modrec::pt2
