@@ -259,6 +259,12 @@ class QuantizedModels(unittest.TestCase):
         self.assertEqual(report["first_diverging"]["label"], self.first_beyond(a, b, order))
         table, _ = run("diff", run32, run16, code=1)
         self.assertIn("first diverging call: " + report["first_diverging"]["label"], table)
+        # The two models on one float32 input: the bfloat16 model gets it in bfloat16, as above.
+        direct = json.loads(run("diff", sample("TinyConvNet"), bf16, "--input",
+                                sample("TinyConvNet", "input.pt"), "--captures", "output",
+                                "--format", "json", code=1)[0])
+        self.check_errors(direct, a, b)
+        self.assertEqual(direct["first_diverging"]["label"], self.first_beyond(a, b, order))
 
 
 class NestedOutputs(unittest.TestCase):

@@ -25,6 +25,7 @@ std::string record_model(const DiffJob& job, const std::string& model, const std
   r.model = job.model;
   r.model.path = model;
   r.inputs = job.inputs;
+  r.inputs.in_model_dtype = true;  // one input through a float32 model and its bfloat16 copy
   r.record.layers = job.scope.layers;
   if (!job.scope.captures.empty()) {
     r.record.captures = CaptureSet::parse(job.scope.captures, "--captures");

@@ -33,12 +33,21 @@ void place(InstrumentedModel& model, const at::Device& device, const ModelOption
   model.train(options.mode == Mode::train);
 }
 
+// The dtype of the model's first floating-point parameter; nullopt without one.
+std::optional<at::ScalarType> floating_dtype(const InstrumentedModel& model) {
+  for (const at::Tensor& p : model.parameters())
+    if (p.is_floating_point()) return p.scalar_type();
+  return std::nullopt;
+}
+
 }  // namespace
 
 InputBatches Session::batches(const InputOptions& options, int64_t batch_size,
                               const std::string& targets_file) const {
-  return InputBatches(inputs, open_targets(targets_file), batch_size, options.shard, device,
-                      targets_file);
+  InputBatches out(inputs, open_targets(targets_file), batch_size, options.shard, device,
+                   targets_file);
+  if (options.in_model_dtype) out.cast_floating_to(floating_dtype(*model));
+  return out;
 }
 
 std::vector<c10::IValue> Session::whole_inputs(int64_t* bytes) const {

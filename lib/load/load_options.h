@@ -51,6 +51,9 @@ struct InputOptions {
   uint64_t seed = 0;                   // --seed
   int64_t high = 2;                    // --high: integer inputs are drawn from [0, high)
   std::optional<Shard> shard;          // --shard K/N
+  // Floating-point inputs cast to the model's floating dtype (its first floating parameter's):
+  // diff runs one input through a float32 model and its bfloat16 copy.
+  bool in_model_dtype = false;
 
   bool given() const {
     return !files.empty() || !sizes.empty() || !named_files.empty() || !args.empty();

@@ -22,11 +22,12 @@ int64_t shared_samples(const std::vector<SourcePtr>& inputs, bool cut, const cha
   return samples;
 }
 
-at::Tensor on_device(const at::Tensor& t, at::Device device) {
-  return t.device() == device ? t : t.to(device);
-}
-
 }  // namespace
+
+at::Tensor InputBatches::placed(const at::Tensor& t) const {
+  const at::ScalarType dtype = floating_ && t.is_floating_point() ? *floating_ : t.scalar_type();
+  return t.device() == device_ && t.scalar_type() == dtype ? t : t.to(device_, dtype);
+}
 
 InputBatches::InputBatches(ForwardArguments inputs, SourcePtr targets, int64_t batch_size,
                            const std::optional<Shard>& shard, at::Device device,
@@ -69,11 +70,10 @@ InputBatch InputBatches::get(int64_t index) const {
   for (const auto& a : inputs_) {
     if (!a.items.empty()) {
       c10::List<at::Tensor> list;
-      for (const auto& item : a.items) list.push_back(on_device(item->all(), device_));
+      for (const auto& item : a.items) list.push_back(placed(item->all()));
       batch.inputs.emplace_back(std::move(list));
     } else if (a.source) {
-      batch.inputs.emplace_back(
-          on_device(whole() ? a.source->all() : a.source->rows(rows), device_));
+      batch.inputs.emplace_back(placed(whole() ? a.source->all() : a.source->rows(rows)));
     } else {
       batch.inputs.push_back(a.value);
     }

@@ -30,6 +30,10 @@ class InputBatches {
   // Values already in memory (tensors on their device), run as one batch.
   static InputBatches of(const std::vector<c10::IValue>& values);
 
+  // Floating-point tensors are also cast to `dtype` as they are taken (diff of a float32 model
+  // against its bfloat16 copy on one input); nullopt: as read.
+  void cast_floating_to(std::optional<at::ScalarType> dtype) { floating_ = dtype; }
+
   int64_t count() const;
   InputBatch get(int64_t index) const;              // index from 0, < count()
   SampleRange range() const { return range_; }      // the samples the batches cover
@@ -40,6 +44,7 @@ class InputBatches {
 
  private:
   bool whole() const { return batch_size_ == 0 && !sharded_; }
+  at::Tensor placed(const at::Tensor& t) const;  // on the device, in the cast dtype
   // Samples per batch: --batch-size, or the whole range (also a shard's without --batch-size).
   int64_t batch_rows() const { return batch_size_ ? batch_size_ : range_.size(); }
 
@@ -48,6 +53,7 @@ class InputBatches {
   int64_t batch_size_ = 0;
   bool sharded_ = false;
   at::Device device_;
+  std::optional<at::ScalarType> floating_;
   int64_t total_ = 0;
   SampleRange range_;
 };
