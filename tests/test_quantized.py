@@ -9,7 +9,9 @@ across dtypes, against PyTorch on the same eager models (scripts/models.py):
   the eager hooks' tensors, and the first call beyond tolerance;
 - diff, check, merge and report of an LSTM model's recordings, whose outputs nest (y, (h, c)),
   each tensor named by its index path (output[1][0])."""
+import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -303,6 +305,25 @@ class NestedOutputs(unittest.TestCase):
                                 "--captures", "output", "--format", "json", code=1)[0])
         self.assertEqual([v["element"] for v in report["violations"]],
                          ["output[0]", "output[1][0]", "output[1][1]"])
+
+    def test_stats_csv_and_tensorboard_name_each_element(self):
+        # stats.csv's element column and the TensorBoard tags name the LSTM's h as output[1][0];
+        # its statistics are eager h's.
+        from test_tensorboard import read_events, scalars
+        run_dir, logdir = os.path.join(self.tmp.name, "tb-run"), os.path.join(self.tmp.name, "tb")
+        run("record", sample("SeqClassifier"), "--input", sample("SeqClassifier", "input.pt"),
+            "--layers", "1-1", "--capture", "output,grad_output", "--out", run_dir,
+            "--tensorboard", logdir)
+        with open(os.path.join(run_dir, "stats.csv"), newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["label"] == "1-1"]
+        self.assertEqual([r["element"] for r in rows],
+                         ["output[0]", "output[1][0]", "output[1][1]", "grad_output[0]"])
+        values = scalars(read_events(logdir, "tb-run"))
+        path = rows[0]["path"]
+        h = eager_calls("SeqClassifier", (self.x,), backward=False)[0]["1-1"]["output"][1]
+        (got,) = values[f"{path} (1-1)/output[1][0]/std"].values()  # one batch
+        self.assertTrue(math.isclose(got, h.double().std().item(), rel_tol=1e-6), got)
+        self.assertNotIn(f"{path} (1-1)/output.1/std", values)  # not the flat numbering
 
     def test_report_and_merge_read_them(self):
         page = os.path.join(self.tmp.name, "page.html")

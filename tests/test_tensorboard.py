@@ -65,6 +65,16 @@ def tag(path, label, capture, suffix=""):
     return f"{path} ({label})/{capture}{suffix}"
 
 
+def element_suffix(t, count):
+    """What follows the capture in a tensor's tag: ".<name>" for a parameter, its index path in a
+    nested value ("at": "1.0" is [1][0]), "[<i>]" among several without places, else nothing."""
+    if "name" in t:
+        return "." + t["name"]
+    if t.get("at"):
+        return "".join(f"[{k}]" if k.isdigit() else f"['{k}']" for k in t["at"].split("."))
+    return f"[{t['tensor']}]" if count > 1 else ""
+
+
 class TensorBoardCase(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="tensorboard-")
@@ -86,8 +96,12 @@ class TensorBoardCase(unittest.TestCase):
 
     def assert_rows(self, values, hists, rows):
         """Each row of a watch run's steps.jsonl as its scalars and histogram."""
+        counts = {}
         for r in rows:
-            suffix = "." + r["name"] if "name" in r else (f".{r['tensor']}" if r["tensor"] else "")
+            key = (r["step"], r["label"], r["capture"])
+            counts[key] = counts.get(key, 0) + 1
+        for r in rows:
+            suffix = element_suffix(r, counts[(r["step"], r["label"], r["capture"])])
             t = tag(r["path"] or r["type"], r["label"], r["capture"], suffix)
             for field in ("std", "abs_max", "mean"):
                 self.assert_float32(values[t + "/" + field][r["step"]], r[field], (t, field))
@@ -102,7 +116,7 @@ class TensorBoardCase(unittest.TestCase):
             for capture, tensors in layer["captures"].items():
                 for t in tensors:
                     name = tag(layer["path"] or layer["type"], layer["label"], capture,
-                               "." + t["name"] if "name" in t else "")
+                               element_suffix(t, len(tensors)))
                     for field in ("std", "abs_max", "mean"):
                         self.assert_float32(values[name + "/" + field][batch], t[field],
                                             (name, field))

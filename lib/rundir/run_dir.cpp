@@ -141,10 +141,15 @@ std::vector<NoGradient> read_no_gradient(const json& j) {
   return out;
 }
 
+std::string tensor_element(const std::string& capture, const std::string& name,
+                           const std::string& at, size_t index, size_t count) {
+  if (!name.empty()) return capture + "." + name;
+  if (!at.empty()) return capture + index_path(at);
+  return count > 1 ? capture + "[" + std::to_string(index) + "]" : capture;
+}
+
 std::string RunCapture::element(const RunTensor& t) const {
-  if (!t.name.empty()) return name + "." + t.name;
-  if (!t.at.empty()) return name + index_path(t.at);
-  return tensors.size() > 1 ? name + "[" + std::to_string(t.index) + "]" : name;
+  return tensor_element(name, t.name, t.at, static_cast<size_t>(t.index), tensors.size());
 }
 
 std::string RunCapture::element(const NoGradient& g) const { return name + index_path(g.at); }

@@ -62,6 +62,11 @@ struct RunDir {
 nlohmann::json read_run_json(const std::string& file);
 // A place ("1.0", "cls") as Python indexes it: "[1][0]", "['cls']"; "" for "".
 std::string index_path(const std::string& at);
+// How tables, stats.csv and TensorBoard tags name tensor `index` of `count` in a capture:
+// "param.weight" for a parameter (`name`), "output[1][0]" by its place `at`, "output" for a lone
+// tensor, "output[2]" when a run without places holds several.
+std::string tensor_element(const std::string& capture, const std::string& name,
+                           const std::string& at, size_t index, size_t count);
 // A capture's "no_gradient" list of manifest.json and stats.json, and back.
 nlohmann::json no_gradient_json(const std::vector<NoGradient>& refused);
 std::vector<NoGradient> read_no_gradient(const nlohmann::json& j);

@@ -39,7 +39,7 @@ nlohmann::json stats_json(const std::vector<RunLayer>& layers) {
 
 std::string stats_csv(const std::vector<RunLayer>& layers) {
   std::ostringstream out;
-  out << "label,path,type,call,capture,tensor,shape,dtype";
+  out << "label,path,type,call,capture,tensor,element,shape,dtype";
   for (const auto& h : stats_csv_header()) out << "," << h;
   out << "\n";
   for (const auto& layer : layers)
@@ -48,6 +48,7 @@ std::string stats_csv(const std::vector<RunLayer>& layers) {
         const RunTensor& t = c.tensors[i];
         out << layer.ref.label << "," << csv_field(layer.ref.path) << ","
             << csv_field(layer.ref.type) << "," << layer.call << "," << c.name << "," << i << ","
+            << csv_field(tensor_element(c.name, t.name, t.at, i, c.tensors.size())) << ","
             << shape_text(t.shape) << "," << t.dtype;
         for (const auto& cell : stats_csv_cells(t.stats)) out << "," << cell;
         out << "\n";

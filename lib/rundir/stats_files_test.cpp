@@ -77,11 +77,11 @@ TEST_CASE("places in nested values and refused gradients read back, named as Pyt
 
 TEST_CASE("stats.csv has a row per tensor, fields quoted where they hold a comma") {
   const std::string csv = stats_csv(layers());
-  CHECK(csv.rfind("label,path,type,call,capture,tensor,shape,dtype,count,finite_count,mean,", 0) ==
-        0);
-  CHECK(csv.find("\n1-1,fc,Linear,2,output,0,1x3,float32,3,3,") != std::string::npos);
-  CHECK(csv.find("\n1-1,fc,Linear,2,output,1,1,float32,1,1,4,") != std::string::npos);
-  CHECK(csv.find("\n1-1,fc,Linear,2,param,0,2,float32,2,2,0.5,") != std::string::npos);
-  CHECK(csv.find("\n1-2,\"a,b\",Seq,1,grad_output,0,1,float32,") != std::string::npos);
+  CHECK(csv.rfind("label,path,type,call,capture,tensor,element,shape,dtype,count,finite_count,",
+                  0) == 0);
+  CHECK(csv.find("\n1-1,fc,Linear,2,output,0,output[0],1x3,float32,3,3,") != std::string::npos);
+  CHECK(csv.find("\n1-1,fc,Linear,2,output,1,output[1],1,float32,1,1,4,") != std::string::npos);
+  CHECK(csv.find("\n1-1,fc,Linear,2,param,0,param.bias,2,float32,2,2,0.5,") != std::string::npos);
+  CHECK(csv.find("\n1-2,\"a,b\",Seq,1,grad_output,0,grad_output,1,float32,") != std::string::npos);
   CHECK(csv.find("1-2,\"a,b\",Seq,1,output") == std::string::npos);  // no tensor, no row
 }

@@ -37,11 +37,8 @@ HistogramValue histogram_of(const RunningStats& stats) {
 }  // namespace
 
 std::string statistics_tag(const std::string& path, const std::string& type,
-                           const std::string& label, const std::string& capture,
-                           const std::string& name, size_t tensor) {
-  std::string tag = (path.empty() ? type : path) + " (" + label + ")/" + capture;
-  if (!name.empty()) return tag + "." + name;
-  return tensor > 0 ? tag + "." + std::to_string(tensor) : tag;
+                           const std::string& label, const std::string& element) {
+  return (path.empty() ? type : path) + " (" + label + ")/" + element;
 }
 
 EventFile::EventFile(const std::string& dir) {

@@ -12,12 +12,12 @@
 
 namespace modrec {
 
-// Where one tensor of a recorded capture goes: "<path> (<label>)/<capture>", then ".<name>" for a
-// parameter or ".<i>" for a tuple's later tensors. TensorBoard groups tags by their part before
-// the first '/', so each module gets a section; the label tells a module's calls apart.
+// Where one tensor of a recorded capture goes: "<path> (<label>)/<element>", the element as
+// tables name it (rundir's tensor_element: "output", "output[1][0]", "param_grad.weight").
+// TensorBoard groups tags by their part before the first '/', so each module gets a section;
+// the label tells a module's calls apart.
 std::string statistics_tag(const std::string& path, const std::string& type,
-                           const std::string& label, const std::string& capture,
-                           const std::string& name, size_t tensor);
+                           const std::string& label, const std::string& element);
 
 class EventFile {
  public:

@@ -34,6 +34,8 @@ struct StepSeries::Row {
   std::string capture;
   size_t tensor;
   std::string name;  // of a parameter; empty otherwise
+  std::string at;    // the tensor's place in the capture's value (CaptureSink::tensor_place)
+  std::string element;
   const std::vector<int64_t>& shape;
   const std::string& dtype;
   const RunningStats& stats;
@@ -60,13 +62,14 @@ void StepSeries::add(int64_t step, double loss, const std::vector<LayerRecording
       for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
         const auto& names = c.sink.tensor_names();
         write({step, loss, layer, capture_name(c.capture), i, names.empty() ? "" : names[i],
-               c.sink.shape(i), c.sink.dtype(i), c.sink.stats(i), none});
+               c.sink.tensor_place(i), c.sink.element(i), c.sink.shape(i), c.sink.dtype(i),
+               c.sink.stats(i), none});
       }
     size_t i = 0;
     for (const auto& u : updates)
       if (u.label == layer.label)
-        write({step, loss, layer, "update", i++, u.name, u.change.shape, u.change.dtype,
-               u.change.stats, u.ratio});
+        write({step, loss, layer, "update", i++, u.name, "", "update." + u.name, u.change.shape,
+               u.change.dtype, u.change.stats, u.ratio});
   }
   csv_.flush();
   jsonl_.flush();
@@ -95,14 +98,14 @@ void StepSeries::write(const Row& r) {
   j["capture"] = r.capture;
   j["tensor"] = r.tensor;
   if (!r.name.empty()) j["name"] = r.name;
+  if (!r.at.empty()) j["at"] = r.at;
   j["shape"] = r.shape;
   j["dtype"] = r.dtype;
   if (r.capture == "update") j["update_ratio"] = real_json(r.update_ratio);
   j["loss"] = real_json(r.loss);
   jsonl_ << j.dump() << "\n";
   if (!tensorboard_) return;
-  const std::string tag =
-      statistics_tag(r.layer.path, r.layer.type, r.layer.label, r.capture, r.name, r.tensor);
+  const std::string tag = statistics_tag(r.layer.path, r.layer.type, r.layer.label, r.element);
   tensorboard_->statistics(r.step, tag, r.stats);
   if (r.capture == "update") tensorboard_->scalar(r.step, tag + "/update_ratio", r.update_ratio);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "run/value_meta.h"
+#include "rundir/run_dir.h"
 #include "rundir/run_paths.h"
 #include "tensors/dtype.h"
 #include "tensors/input_manifest.h"
@@ -62,6 +63,11 @@ nlohmann::json CaptureSink::non_tensor_values() const {
 
 std::string CaptureSink::tensor_place(size_t i) const {
   return names_.empty() && i < places_.size() ? places_[i] : "";
+}
+
+std::string CaptureSink::element(size_t i) const {
+  return tensor_element(capture_name(capture_), i < names_.size() ? names_[i] : "", tensor_place(i),
+                        i, num_tensors());
 }
 
 std::string CaptureSink::relative_dir() const { return run_paths::tensors_of(label_); }

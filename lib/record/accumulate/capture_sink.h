@@ -51,6 +51,8 @@ class CaptureSink {
   int64_t samples() const { return samples_; }
   // The place of tensor i in the capture's value ("1.0"; "" for a lone tensor or a parameter).
   std::string tensor_place(size_t i) const;
+  // Tensor i as tables and tags name it ("output[1][0]", "param.weight": tensor_element).
+  std::string element(size_t i) const;
   // Gradients refused in any batch, by place (recorder.h, refuse_blocked).
   const std::vector<NoGradient>& no_gradient() const { return no_gradient_; }
   // The values of an input or output capture that are not tensors (a call's bool, int, str or

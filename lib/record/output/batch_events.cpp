@@ -1,5 +1,8 @@
 #include "record/output/batch_events.h"
 
+#include "rundir/run_dir.h"
+#include "run/value_meta.h"
+
 namespace modrec {
 
 void write_batch_events(EventFile& events, int64_t batch, const std::deque<CapturedCall>& captured,
@@ -9,11 +12,15 @@ void write_batch_events(EventFile& events, int64_t batch, const std::deque<Captu
     for (Capture capture : captures.list()) {
       if (is_module_capture(capture)) continue;
       const CapturedValue value = captured_value(c, capture);
-      for (size_t i = 0; i < value.tensors.size(); ++i)
-        events.statistics(
-            batch,
-            statistics_tag(m.path, m.type, calls.labels[c.call], capture_name(capture), "", i),
-            value.tensors[i].stats);
+      const std::vector<std::string> places = tensor_places(value.structure);
+      const size_t n = value.tensors.size();
+      for (size_t i = 0; i < n; ++i) {
+        const std::string at = i < places.size() ? places[i] : "";
+        events.statistics(batch,
+                          statistics_tag(m.path, m.type, calls.labels[c.call],
+                                         tensor_element(capture_name(capture), "", at, i, n)),
+                          value.tensors[i].stats);
+      }
     }
   }
   events.flush();
@@ -24,13 +31,10 @@ void write_module_events(EventFile& events, int64_t batch,
   for (const LayerRecording& layer : layers)
     for (const CaptureRecording& c : layer.captures) {
       if (!is_module_capture(c.capture)) continue;
-      const auto& names = c.sink.tensor_names();
       for (size_t i = 0; i < c.sink.num_tensors(); ++i)
-        events.statistics(
-            batch,
-            statistics_tag(layer.path, layer.type, layer.label, capture_name(c.capture),
-                           i < names.size() ? names[i] : "", i),
-            c.sink.stats(i));
+        events.statistics(batch,
+                          statistics_tag(layer.path, layer.type, layer.label, c.sink.element(i)),
+                          c.sink.stats(i));
     }
   events.flush();
 }
