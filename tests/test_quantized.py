@@ -180,6 +180,34 @@ class QuantizedModels(unittest.TestCase):
         self.assertEqual(not_recorded, {(l, c) for l, c, _ in refused})
         self.assertTrue(all(t["passed"] for t in diff["tensors"] if t["not_recorded"]))
 
+    def test_parameter_gradients_through_operators_without_derivative_are_refused(self):
+        # The embedding's weight lies upstream of the quantized LSTM: eager PyTorch's float model
+        # gives it a gradient, the quantized one none; modrec writes none and says why.
+        name = "TinyLSTMNetInt8"
+        x = sample(name, "input.pt")
+        out = self.out("param-grad")
+        _, err = run("record", sample(name), "--input", x, "--layers", "all", "--capture",
+                     "param_grad", "--out", out)
+        model = models.build(name)
+        oracle.flat_tensors(model(torch.load(x)))[0].sum().backward()
+        float_model = models.build("TinyLSTMNet")
+        oracle.flat_tensors(float_model(torch.load(x)))[0].sum().backward()
+        self.assertIsNotNone(float_model.embedding.weight.grad)
+        self.assertFalse(model.embedding.weight.grad is not None and
+                         model.embedding.weight.grad.count_nonzero())
+        layers = {l["path"]: l for l in load_json(out, "manifest.json")["layers"]}
+        embedding = layers["embedding"]["captures"]["param_grad"]
+        self.assertEqual(embedding["names"], [])
+        self.assertEqual(embedding["no_gradient"],
+                         [{"at": "weight",
+                           "through": ["aten::quantized_lstm", "quantized::linear_dynamic"]}])
+        self.assertFalse(os.path.exists(os.path.join(out, "tensors", layers["embedding"]["label"],
+                                                     "param_grad.weight.pt")))
+        self.assertEqual(len([l for l in err.splitlines() if "no gradient flows back" in l]), 1)
+        report = json.loads(run("check", out, "--format", "json")[0])
+        self.assertIn((layers["embedding"]["label"], "param_grad.weight"),
+                      {(n["label"], n["element"]) for n in report["not_recorded"]})
+
     def check_errors(self, diff, a, b, delta=0.0):
         """Every compared tensor's max_abs, mean_abs and cosine as numpy computes them in
         float64 from the eager tensors a[label][capture], b[label][capture]; max_abs exact, or

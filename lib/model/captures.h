@@ -34,7 +34,7 @@ struct CaptureSet {
 // (LibTorch's autograd passes nothing back through them): what it would have been is unknown, not
 // zero.
 struct NoGradient {
-  std::string at;                    // the tensor's place in the capture's value ("1.0")
+  std::string at;  // the tensor's place in the capture's value ("1.0"); a parameter's name
   std::vector<std::string> through;  // the operators, sorted
 };
 

@@ -31,6 +31,7 @@ struct Recording::Pass {
   CallSelection selection;
   std::unique_ptr<BatchFile> file;  // when saving tensors
   std::unique_ptr<Recorder> recorder;
+  BlockedParameters blocked_params;  // with param_grad: gradients to refuse
 
   double disk_seconds() const { return file ? file->seconds() : 0.0; }
   PassCalls calls() const { return {selection.labels(), selection.numbers(), trace.trace()}; }
@@ -89,7 +90,7 @@ void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch&
       write_batch_events(*events_, number, pass->recorder->captured(), pass->calls(), model_.tree(),
                          captures_);
     layers_.merge(pass->recorder->captured(), pass->calls());
-    layers_.add_param_grads(model_);
+    layers_.add_param_grads(model_, pass->blocked_params);
     kept_.push_back(number);
     last = std::move(pass);
   } else if (pass->file) {
@@ -149,11 +150,17 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
   if (rows.defined()) pass->recorder->keep_rows(rows, batch_samples(batch));
   const bool backward = backward_ || options_.backward;
   std::optional<NoDerivativeOps> no_derivative;
-  if (backward && (captures_.grad_output || captures_.grad_input)) no_derivative.emplace();
+  if (backward && (captures_.grad_output || captures_.grad_input || captures_.param_grad))
+    no_derivative.emplace();
   c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
   validate_layers(*pass);
-  if (no_derivative) pass->recorder->refuse_blocked(*no_derivative, first_output(output));
+  if (no_derivative) {
+    pass->recorder->refuse_blocked(*no_derivative, first_output(output));
+    if (captures_.param_grad)
+      pass->blocked_params =
+          blocked_parameters(*no_derivative, first_output(output), model_.parameters());
+  }
   no_derivative.reset();
   if (backward_)
     backward_(output);

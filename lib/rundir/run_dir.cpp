@@ -152,7 +152,10 @@ std::string RunCapture::element(const RunTensor& t) const {
   return tensor_element(name, t.name, t.at, static_cast<size_t>(t.index), tensors.size());
 }
 
-std::string RunCapture::element(const NoGradient& g) const { return name + index_path(g.at); }
+// A parameter's refused gradient is placed by its name ("param_grad.weight").
+std::string RunCapture::element(const NoGradient& g) const {
+  return name == "param_grad" ? name + "." + g.at : name + index_path(g.at);
+}
 
 const RunCapture* RunLayer::capture(const std::string& name) const {
   for (const auto& c : captures)

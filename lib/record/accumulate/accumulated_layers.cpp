@@ -1,5 +1,7 @@
 #include "record/accumulate/accumulated_layers.h"
 
+#include <algorithm>
+
 #include "record/pass/tensor_stats.h"
 #include "util/log.h"
 
@@ -55,16 +57,18 @@ CapturedValue named_value(const std::vector<std::pair<std::string, at::Tensor>>&
 }
 
 void add_named(CaptureSink& sink, const std::vector<std::pair<std::string, at::Tensor>>& named,
-               BatchFile* file) {
+               BatchFile* file, const std::vector<NoGradient>& refused = {}) {
   std::vector<std::string> names;
-  const CapturedValue value = named_value(named, file, names);
+  CapturedValue value = named_value(named, file, names);
+  value.no_gradient = refused;
   sink.name_tensors(std::move(names));
   sink.add(value);
 }
 
 }  // namespace
 
-void AccumulatedLayers::add_param_grads(const InstrumentedModel& model) {
+void AccumulatedLayers::add_param_grads(const InstrumentedModel& model,
+                                        const BlockedParameters& blocked) {
   if (!captures_.param_grad) return;
   for (const auto& [module, index] : param_owner_) {
     auto& sums = grad_sums_[module];
@@ -72,6 +76,12 @@ void AccumulatedLayers::add_param_grads(const InstrumentedModel& model) {
     sums.resize(params.size());
     for (size_t i = 0; i < params.size(); ++i) {
       sums[i].first = params[i].first;
+      if (auto b = blocked.find(params[i].second.unsafeGetTensorImpl()); b != blocked.end())
+        refuse(module, params[i].first, b->second);
+      if (is_refused(module, params[i].first)) {
+        sums[i].second = at::Tensor();  // a part of a gradient is no gradient
+        continue;
+      }
       const at::Tensor& grad = params[i].second.grad();
       if (!grad.defined()) continue;  // no gradient reached it in this batch
       // No copy of the first: gradients are set to None before each batch (clear_gradients),
@@ -90,11 +100,23 @@ void AccumulatedLayers::merge_params(const InstrumentedModel& model, const PassC
     for (auto& p : values) p.second = p.second.detach();
     if (captures_.param) add_named(layer.sink(Capture::param), values, file);
     if (captures_.param_grad) {
-      add_named(layer.sink(Capture::param_grad), grad_sums_[module], file);
+      add_named(layer.sink(Capture::param_grad), grad_sums_[module], file, refused_[module]);
       for (size_t i = 0; i < calls.labels.size(); ++i)
         if (calls.trace.calls[i].module == module) layer.param_calls.push_back(calls.labels[i]);
     }
   }
+}
+
+void AccumulatedLayers::refuse(int module, const std::string& name,
+                               const std::vector<std::string>& through) {
+  if (!is_refused(module, name)) refused_[module].push_back({name, through});
+}
+
+bool AccumulatedLayers::is_refused(int module, const std::string& name) const {
+  auto it = refused_.find(module);
+  if (it == refused_.end()) return false;
+  return std::any_of(it->second.begin(), it->second.end(),
+                     [&](const NoGradient& g) { return g.at == name; });
 }
 
 LayerRecording& AccumulatedLayers::layer_for(const std::string& label, int module, int number,

@@ -35,8 +35,10 @@ class AccumulatedLayers {
   void merge(std::deque<CapturedCall>& captured, const PassCalls& calls);
 
   // With param_grad, after each kept batch's backward: adds the recorded modules' parameter
-  // gradients of that batch (the model's .grad, cleared before each pass) to their sums.
-  void add_param_grads(const InstrumentedModel& model);
+  // gradients of that batch (the model's .grad, cleared before each pass) to their sums. A
+  // parameter in `blocked` (its gradient would pass through operators without a derivative:
+  // blocked_parameters) gets none, from then on; the capture lists it under no_gradient.
+  void add_param_grads(const InstrumentedModel& model, const BlockedParameters& blocked);
 
   // With param or param_grad, after the last batch: each recorded module's own parameters and
   // their gradients (summed over its calls and the kept batches), under its first recorded
@@ -49,6 +51,8 @@ class AccumulatedLayers {
 
  private:
   LayerRecording& layer_for(const std::string& label, int module, int number, bool traced_away);
+  void refuse(int module, const std::string& name, const std::vector<std::string>& through);
+  bool is_refused(int module, const std::string& name) const;
 
   const ModuleTree& tree_;
   CaptureSet captures_;
@@ -59,6 +63,7 @@ class AccumulatedLayers {
   std::map<std::string, size_t> by_label_;
   std::map<int, size_t> param_owner_;  // module -> the layer its parameters are recorded under
   std::map<int, std::vector<std::pair<std::string, at::Tensor>>> grad_sums_;  // by module
+  std::map<int, std::vector<NoGradient>> refused_;  // by module: its parameters' refused grads
 };
 
 }  // namespace modrec

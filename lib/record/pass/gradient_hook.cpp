@@ -33,6 +33,10 @@ GradientEdge on_gradient(const at::Tensor& t, GradientCallback callback) {
   } else {
     t.register_hook([cb = std::move(callback)](const at::Tensor& grad) { cb(grad); });
   }
+  return gradient_edge(t);
+}
+
+GradientEdge gradient_edge(const at::Tensor& t) {
   auto edge = torch::autograd::impl::gradient_edge(t);
   const torch::autograd::Node* node = edge.function.get();
   // The deleter owns the node's reference: shared_ptr<const void> holds any pointer type.

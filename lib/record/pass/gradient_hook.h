@@ -21,6 +21,9 @@ struct GradientEdge {
 // returns t's gradient edge.
 GradientEdge on_gradient(const at::Tensor& t, GradientCallback callback);
 
+// t's gradient edge (t must require grad; a leaf's: its gradient accumulator), with no hook.
+GradientEdge gradient_edge(const at::Tensor& t);
+
 // A mark on this thread's autograd clock: nodes created later have sequence numbers >= it.
 uint64_t autograd_clock();
 

@@ -139,4 +139,22 @@ std::vector<std::vector<std::string>> NoDerivativeOps::blocking(
   return out;
 }
 
+BlockedParameters blocked_parameters(NoDerivativeOps& ops, const at::Tensor& root,
+                                     const std::vector<at::Tensor>& params) {
+  std::vector<at::Tensor> leaves;
+  std::vector<GradientEdge> edges;
+  for (const at::Tensor& p : params)
+    if (p.requires_grad()) {
+      leaves.push_back(p);
+      edges.push_back(gradient_edge(p));
+    }
+  std::vector<const GradientEdge*> pointers;
+  for (const GradientEdge& e : edges) pointers.push_back(&e);
+  const auto blocked = ops.blocking(root, pointers);
+  BlockedParameters out;
+  for (size_t i = 0; i < leaves.size(); ++i)
+    if (!blocked[i].empty()) out[leaves[i].unsafeGetTensorImpl()] = blocked[i];
+  return out;
+}
+
 }  // namespace modrec

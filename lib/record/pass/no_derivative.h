@@ -5,6 +5,7 @@
 #pragma once
 #include <ATen/core/Tensor.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,5 +36,14 @@ class NoDerivativeOps {
  private:
   std::unique_ptr<State> state_;
 };
+
+// Parameters whose gradient would pass through operators without a derivative, by tensor, with
+// those operators.
+using BlockedParameters = std::map<const c10::TensorImpl*, std::vector<std::string>>;
+
+// Of `params` (leaves; those not requiring grad are skipped), the ones blocked on their way back
+// from `root`.
+BlockedParameters blocked_parameters(NoDerivativeOps& ops, const at::Tensor& root,
+                                     const std::vector<at::Tensor>& params);
 
 }  // namespace modrec
