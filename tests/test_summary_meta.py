@@ -146,6 +146,12 @@ class SummaryOnMeta(unittest.TestCase):
                 out, err = run("summary", damaged, "--input", x)
                 self.assertNotIn(FALLBACK, err)
                 self.assertEqual(out, run("summary", intact, "--input", x)[0])
+                # graph needs shapes and autograd's graph only: the same as on the weights
+                # (tests/test_graph.py checks graph's edges against eager PyTorch's data flow).
+                for args in ([], ["--input", x]):
+                    out, err = run("graph", damaged, "--format", "json", *args)
+                    self.assertNotIn(FALLBACK, err)
+                    self.assertEqual(out, run("graph", intact, "--format", "json", *args)[0])
                 # A command that computes reads the weights, and refuses damaged ones.
                 _, err = run("record", damaged, "--input", x, "--layers", "all", "--out",
                              os.path.join(OUT, "r"),
@@ -164,6 +170,9 @@ class SummaryOnMeta(unittest.TestCase):
             out, err = run("summary", path, "--input", x_file)
             self.assertEqual(err.count(FALLBACK), 1, err)
             self.assert_table(out, torchinfo_table(m, [x], device="cpu"))
+            # graph too: its JSON is the one of a pass on the weights (the fallback's)
+            _, err = run("graph", path, "--input", x_file, "--format", "json")
+            self.assertEqual(err.count(FALLBACK), 1, err)
 
     def test_the_samples_pass_on_the_meta_device(self):
         # test_summary_oracle.py and test_summary_reference.py check these tables against eager

@@ -44,11 +44,15 @@ void write(const Graph& graph, const GraphJob& job, std::ostream& out) {
 void run_graph_job(const GraphJob& job, std::ostream& out) {
   validate_graph_depth(job.depth);
   Stopwatch clock;
-  Session session = open_session(job.model, job.inputs);
+  // The graph needs shapes and autograd's graph, not values: its pass runs on the meta device,
+  // the weights unread, unless it cannot there (pass_on_shapes).
+  Session session = open_session(job.model, job.inputs, {}, Weights::meta);
   log::debug("timing: load ", log::seconds(clock.lap()), " s");
-  const ModuleTree& tree = session.model->tree();
-  const auto [trace, flow] = job.inputs.given() ? traced(session) : static_structure(session);
+  const auto [trace, flow] =
+      job.inputs.given() ? pass_on_shapes(session, job.model, [&] { return traced(session); })
+                         : static_structure(session);
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
+  const ModuleTree& tree = session.model->tree();  // after a fallback, the reloaded model's
   const Graph graph = build_graph(tree, trace, flow, job.depth);
   log::debug("graph: ", graph.nodes.size(), " nodes, ", graph.clusters.size(), " clusters, ",
              graph.edges.size(), " edges");
