@@ -359,6 +359,32 @@ class MHAKwargsNet(nn.Module):
         return self.fc(input=out) + weights.mean(dim=1)
 
 
+class NotedCallsNet(nn.Module):
+    """What a .pt2 says only with modrec.export's notes (tests/test_pt2.py, ExportNotes): an LSTM
+    called with hx=None, nn.MultiheadAttention called with need_weights=True (its (output,
+    weights) tuple), a Dropout that eval mode skips, and a ModuleDict that is never called itself.
+    Every tensor of a call's arguments and result has a shape of its own there (proj_size, kdim,
+    vdim), and every result reaches the output: the notes tell the graph's values of a call by
+    their shapes, and the graph has no value for a result nobody uses (docs/export-notes.md)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(6, 8, proj_size=4, batch_first=True)
+        self.attn = nn.MultiheadAttention(embed_dim=4, num_heads=2, kdim=3, vdim=2,
+                                          batch_first=True)
+        self.drop = nn.Dropout(0.2)
+        self.heads = nn.ModuleDict({"a": nn.Linear(4, 3),
+                                    "b": nn.Sequential(nn.Dropout(0.1), nn.Linear(4, 3))})
+
+    def forward(self, x: Tensor) -> Tensor:
+        h, (hn, cn) = self.lstm(x, None)
+        h = h + hn.transpose(0, 1) * cn.mean()
+        out, weights = self.attn(h, h[..., :3], h[..., 2:], need_weights=True)
+        assert weights is not None
+        y = self.drop(out) + weights.sum(-1, keepdim=True)
+        return self.heads["a"](y) * self.heads["b"](y)
+
+
 class BranchNet(nn.Module):
     """Data flow for `modrec graph`: two inputs (integer tokens reach the embedding unchanged),
     functional ops between calls (cat, an in-place skip add, a product), one module called
@@ -692,6 +718,7 @@ MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]
     "TransformerEncoderNet": (_seeded(TransformerEncoderNet), _randn(2, 5, 16)),
     "MHAKwargsNet": (_seeded(MHAKwargsNet), _randn(3, 4, 8)),
     "BranchNet": (_seeded(BranchNet), _branch_inputs),
+    "NotedCallsNet": (_seeded(NotedCallsNet), _randn(3, 5, 6)),
     "MatmulAttentionNet": (_seeded(MatmulAttentionNet), _randn(2, 5, 16)),
     "ArgsNet": (_seeded(ArgsNet), _randn(5, 3, 8, 8)),
     "CountingNet": (_seeded(CountingNet), _randn(6, 4)),
@@ -756,7 +783,7 @@ LARGE_MODELS: List[str] = ["LSTMNet"]
 
 # Small, but made at test time only (tests/test_attention.py, tests/test_graph.py,
 # tests/test_flops.py, tests/test_quantized.py), never committed to samples/.
-TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet",
+TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchNet", "NotedCallsNet",
                                "MatmulAttentionNet", "ArgsNet", "CountingNet", "ViTTinyEncoder",
                                "TinyLSTMNet", "TinyLSTMNetInt8", "SeqClassifierInt8",
                                "QuantConvNet", "QuantConvNetInt8", "TinyConvNetBf16"]

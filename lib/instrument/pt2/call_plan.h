@@ -24,6 +24,10 @@ struct PlannedCall {
   // With modrec.export's notes: the result's structure as a pytree spec whose leaves are
   // `outputs`, in order; null: the value, or a tuple of several (the root's is the program's).
   nlohmann::json out_spec;
+  // With modrec.export's notes, when forward's arguments hold more than tensors (an LSTM's
+  // hx=None, a flag, a tuple of states): those arguments in order, as the notes write values,
+  // each tensor {"value": name} (one of `inputs`); null: the call's arguments are `inputs`.
+  nlohmann::json in_spec;
 };
 
 // A call that starts (`enter`) or ends.

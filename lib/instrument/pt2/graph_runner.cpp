@@ -179,13 +179,22 @@ class GraphRun {
   void enter(int call) {
     const pt2::PlannedCall& planned = graph_.plan.calls[call];
     std::vector<c10::IValue> args;
-    for (const std::string& name : planned.inputs) args.push_back(value(name));
+    std::vector<std::string> names;  // per argument: the graph value it is, if a tensor
+    if (planned.in_spec.is_null()) {
+      names = planned.inputs;
+      for (const std::string& name : names) args.push_back(value(name));
+    } else {
+      for (const nlohmann::json& arg : planned.in_spec) {
+        args.push_back(noted_argument(arg));
+        names.push_back(arg.contains("value") ? arg["value"].get<std::string>() : "");
+      }
+    }
     ids_[call] = pass_.next_call++;
     pass_.hooks.enter(ids_[call], planned.module, args);
     std::unordered_map<std::string, c10::IValue> routed;
     for (size_t i = 0; pass_.options.route_tensor_args && i < args.size(); ++i)
       if (args[i].isTensor())
-        routed[planned.inputs[i]] = pass_.hooks.route(ids_[call], i, args[i].toTensor());
+        routed[names[i]] = pass_.hooks.route(ids_[call], i, args[i].toTensor());
     routed_.push_back(std::move(routed));
   }
 
@@ -240,6 +249,23 @@ class GraphRun {
     sub.routed_.emplace_back();  // call 0: the calls open outside, which route nothing here
     sub.run_nodes();
     return sub.outputs();
+  }
+
+  // An argument as modrec.export's notes write it (PlannedCall::in_spec): what eager forward
+  // got, an LSTM's hx=None or a tuple of states included, its tensors the graph's values.
+  c10::IValue noted_argument(const nlohmann::json& spec) const {
+    if (spec.contains("value")) return value(spec["value"].get<std::string>());
+    if (spec.contains("tuple")) {
+      std::vector<c10::IValue> items;
+      for (const nlohmann::json& item : spec["tuple"]) items.push_back(noted_argument(item));
+      return c10::ivalue::Tuple::create(std::move(items));
+    }
+    const nlohmann::json& c = spec["const"];
+    if (c.is_boolean()) return c.get<bool>();
+    if (c.is_number_integer()) return c.get<int64_t>();
+    if (c.is_number()) return c.get<double>();
+    if (c.is_string()) return c.get<std::string>();
+    return c10::IValue();  // None
   }
 
   static c10::IValue argument(const Node& node, const c10::Argument& param,

@@ -84,6 +84,36 @@ json spec_of(const NotedValue& value) {
   return {{"type", type}, {"context", is_dict ? keys.dump() : "null"}, {"children_spec", children}};
 }
 
+// A noted argument with its tensors replaced by the graph values `names` gives them (depth-first,
+// from `next`); null where it holds what a call's argument list does not carry here (a list, a
+// dict, another object).
+json argument_spec(const NotedValue& value, const std::vector<std::string>& names, size_t& next) {
+  if (value.contains("tensor")) return {{"value", names.at(next++)}};
+  if (value.contains("const")) return value;
+  if (!value.contains("tuple")) return nullptr;
+  json items = json::array();
+  for (const NotedValue& item : value["tuple"]) {
+    items.push_back(argument_spec(item, names, next));
+    if (items.back().is_null()) return nullptr;
+  }
+  return {{"tuple", items}};
+}
+
+// A call's arguments as PlannedCall::in_spec, given the graph values of its tensors in forward's
+// order; null when they are tensors only (the graph's inputs say it all) or cannot be carried.
+json arguments_spec(const NotedCall& call, const std::vector<std::string>& names) {
+  if (std::all_of(call.args.begin(), call.args.end(),
+                  [](const NotedValue& v) { return v.contains("tensor"); }))
+    return nullptr;
+  json out = json::array();
+  size_t next = 0;
+  for (const NotedValue& arg : call.args) {
+    out.push_back(argument_spec(arg, names, next));
+    if (out.back().is_null()) return nullptr;
+  }
+  return out;
+}
+
 std::optional<std::string> value_in(const Side& side, const NotedTensor& t) {
   for (size_t i = 0; i < side.names.size(); ++i)
     if (side.tensors[i].id == t.id && side.tensors[i].version == t.version) return side.names[i];
@@ -197,6 +227,7 @@ class NotedPlan {
         call.out_spec = spec_of(calls_[e].output);
         if (!call.out_spec.is_null()) call.outputs = out_[e].names;
       }
+      if (e > 0 && !in_[e].names.empty()) call.in_spec = arguments_spec(calls_[e], in_[e].names);
       return call;
     }
     PlannedCall call{
@@ -211,6 +242,7 @@ class NotedPlan {
         throw NotesError("the call of " + calls_[e].path + " returns a tensor it was not given");
       call.outputs.push_back(call.inputs[given - args.begin()]);
     }
+    call.in_spec = arguments_spec(calls_[e], call.inputs);
     return call;
   }
 
