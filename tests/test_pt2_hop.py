@@ -3,8 +3,9 @@ torch.cond, while_loop, map, a team's mutating operator under auto_functionalize
 their rotary embedding runs under @torch.no_grad()), against eager PyTorch on the same weights:
 summary's table is torchinfo's with and without an input, record's captures are eager hooks',
 parameter gradients torch.autograd's, the flops column FlopCounterMode's. Dynamic exports run at
-sizes inside their range_constraints and refuse one outside (exit 2). The models are in
-scripts/models.py (EXPORT_MODELS), exported once per class into a temporary directory."""
+sizes inside their range_constraints and refuse one outside (exit 2). Decoders exported by
+modrec.export: tables with the ModuleList typed, captures. The models are in scripts/models.py
+(EXPORT_MODELS), exported once per class into a temporary directory."""
 import contextlib
 import io
 import json
@@ -162,6 +163,43 @@ class RecordMatchesPyTorch(RecordComparison):
                         got = torch.load(f)
                         self.assertTrue(torch.allclose(got, p.grad, rtol=1e-4, atol=1e-6),
                                         (name, path, pname, (got - p.grad).abs().max().item()))
+
+
+class ExportedWithNotes(RecordComparison):
+    """Decoders exported by modrec.export (python/modrec): the tables with an input are
+    torchinfo's, their never-called `layers` ModuleList typed; captures equal eager hooks'. Not
+    the calls' inputs: a decoder's calls take **kwargs (a dict) and values the notes write as
+    objects, which the call's arguments do not carry (docs/export-notes.md)."""
+    NAMES = ("Llama", "GPTNeoX")
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import modrec
+        cls.out = tempfile.mkdtemp(prefix="pt2-hop-notes-")
+        cls.paths, cls.inputs = {}, {}
+        for name in cls.NAMES:
+            cls.paths[name] = os.path.join(cls.out, name + ".notes.pt2")
+            modrec.export(models.build(name), models.example_inputs(name), cls.paths[name])
+            cls.inputs[name] = save(cls.out, name, models.example_inputs(name)[0])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, True)
+
+    def test_tables_with_an_input(self):
+        for name in self.NAMES:
+            for depth in ("2", "99"):
+                with self.subTest(name, depth=depth):
+                    args = ("--input", self.inputs[name], "--depth", depth)
+                    out, err = run("summary", self.paths[name], *args)
+                    self.assertEqual(out, torchinfo_table(name, self.paths[name], *args))
+                    self.assertNotIn("modrec-notes", err)
+
+    def test_captures_equal_eager_hooks(self):
+        name = "Llama"
+        self.compare(name, [self.inputs[name]], model=self.paths[name], weights=self.paths[name],
+                     rtol=1e-4, atol=1e-5, captures=("output", "grad_input", "grad_output"))
 
 
 class FlopsMatchFlopCounterMode(Exported):

@@ -206,6 +206,14 @@ class GraphRun {
     routed_.pop_back();
     const c10::IValue out =
         pass_.hooks.leave(ids_[call], graph_.plan.calls[call].module, pack(call, outs));
+    // A result in its eager structure (modrec.export's notes) is a container even around one
+    // value (a Hugging Face model's output dict): its values are the names'.
+    if (!graph_.plan.calls[call].out_spec.is_null() && names.size() == 1) {
+      std::vector<c10::IValue> values;
+      pt2::flatten(out, values);
+      if (!values.empty()) bind(names[0], values[0]);
+      return out;
+    }
     unpack(names, out);
     return out;
   }
