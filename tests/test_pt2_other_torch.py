@@ -1,7 +1,8 @@
-"""torch.export archives made by other torch minor versions (samples/torch-2.12/ and
-samples/torch-2.11/, written by scripts/export_pt2_samples.py with torch 2.12.1 and 2.11.0):
-modrec's tables equal torchinfo's on the pinned torch's eager model with the same weights, its
-captures equal eager hooks and its parameter gradients torch.autograd."""
+"""torch.export archives made by other torch minor versions (samples/torch-2.12/,
+samples/torch-2.11/ and samples/torch-2.15/, written by scripts/export_pt2_samples.py with torch
+2.12.1, 2.11.0 and 2.15.0; the <name>.notes.pt2 ones by modrec.export, with its notes): modrec's
+tables equal torchinfo's on the pinned torch's eager model with the same weights, its captures
+equal eager hooks and its parameter gradients torch.autograd."""
 import json
 import os
 import re
@@ -11,17 +12,22 @@ import zipfile
 import torch
 
 from e2e import SAMPLES, run, main, sample
-from test_pt2 import eager, sample_input, table_without_input, torchinfo_structure, torchinfo_table
+from test_pt2 import (ALL_COLUMNS, NOTED_CAPTURES, eager, sample_input, table_without_input,
+                      torchinfo_structure, torchinfo_table)
 from test_record_oracle import CAPTURES, RecordComparison
 
 # (torch version, model): every archive of samples/torch-<version>/
 ARCHIVES = [("2.12", name) for name in ("TinyConvNet", "ReusedModuleNet", "ModuleListNet",
                                          "TransformerEncoderNet", "MatmulAttentionNet")]
 ARCHIVES += [("2.11", name) for name in ("TinyConvNet", "ReusedModuleNet")]
+# (torch version, model): the archives modrec.export wrote, <name>.notes.pt2: a ModuleList never
+# called, an Identity, BatchNorm's buffers
+NOTED = [(version, name) for version in ("2.11", "2.15")
+         for name in ("ModuleListNet", "AliasingNet", "TinyConvNet")]
 
 
-def archive(version, name):
-    return os.path.join(SAMPLES, "torch-" + version, name + ".pt2")
+def archive(version, name, notes=False):
+    return os.path.join(SAMPLES, "torch-" + version, name + (".notes.pt2" if notes else ".pt2"))
 
 
 def uncalled_as_module(table):
@@ -32,13 +38,20 @@ def uncalled_as_module(table):
 
 class Fixtures(unittest.TestCase):
     def test_archives_were_made_by_their_torch(self):
-        folders = {os.path.dirname(archive(v, "")) for v, _ in ARCHIVES}
-        self.assertEqual(sorted(f for d in folders for f in os.listdir(d)),
-                         sorted(n + ".pt2" for _, n in ARCHIVES))  # none left untested
-        for version, name in ARCHIVES:
-            with zipfile.ZipFile(archive(version, name)) as z:
-                program = json.loads(z.read(f"{name}/models/model.json"))
-            self.assertTrue(program["torch_version"].startswith(version + "."), name)
+        files = [archive(v, n) for v, n in ARCHIVES] + [archive(v, n, True) for v, n in NOTED]
+        folders = {os.path.dirname(f) for f in files}
+        self.assertEqual(sorted(os.path.join(d, f) for d in folders for f in os.listdir(d)),
+                         sorted(files))  # none left untested
+        for path in files:
+            stem = os.path.basename(path).removesuffix(".pt2")  # torch.export.save's folder
+            version = os.path.basename(os.path.dirname(path)).removeprefix("torch-")
+            with zipfile.ZipFile(path) as z:
+                program = json.loads(z.read(f"{stem}/models/model.json"))
+                notes = [n for n in z.namelist() if n.endswith("extra/modrec-notes.json")]
+                if notes:
+                    self.assertTrue(json.loads(z.read(notes[0]))["torch"].startswith(version + "."))
+            self.assertTrue(program["torch_version"].startswith(version + "."), path)
+            self.assertEqual(bool(notes), path.endswith(".notes.pt2"), path)
 
 
 class SummaryMatchesTorchinfo(unittest.TestCase):
@@ -57,6 +70,33 @@ class SummaryMatchesTorchinfo(unittest.TestCase):
                 continue
             self.assertEqual(table_without_input(archive(version, name)),
                              uncalled_as_module(torchinfo_structure(name)), (version, name))
+
+
+class NotedSummaryMatchesTorchinfo(unittest.TestCase):
+    """The notes of another torch's modrec.export: the classes of modules that run no operator,
+    the Identity's call, every column, several depths."""
+
+    def test_tables_with_an_input(self):
+        for version, name in NOTED:
+            for depth in ("1", "2", "99"):
+                args = ["--input", sample_input(name), "--columns", ALL_COLUMNS, "--depth", depth]
+                out, err = run("summary", archive(version, name, True), *args)
+                self.assertEqual(out, torchinfo_table(name, *args), (version, name, depth))
+                self.assertNotIn("modrec-notes", err, (version, name))
+
+    def test_tables_without_an_input(self):
+        for version, name in NOTED:
+            self.assertEqual(table_without_input(archive(version, name, True)),
+                             torchinfo_structure(name), (version, name))
+
+
+class NotedRecordMatchesPyTorch(RecordComparison):
+    def test_captures_equal_eager_hooks(self):
+        for version, name in NOTED:
+            with self.subTest(version=version, name=name):
+                self.compare(name, [sample_input(name)], model=archive(version, name, True),
+                             weights=sample(name),
+                             captures=NOTED_CAPTURES.get(name, CAPTURES))
 
 
 def captures_of(name):
