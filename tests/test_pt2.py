@@ -361,6 +361,16 @@ class GraphMatchesEagerDataFlow(GraphCase):
                 self.compare(name, [sample_input(name)], model=exported(name))
 
 
+class NotedGraphMatchesEagerDataFlow(GraphCase):
+    def test_edges_at_every_depth(self):
+        # modrec.export's archives: the calls' arguments as eager forward got them (an LSTM's
+        # hx=None, attention's three inputs and flags), a Dropout in eval, a ModuleList. Not
+        # AliasingNet: its Identity's result and argument are one graph value (NOTED_CAPTURES).
+        for name in ("NotedCallsNet", "SeqClassifier", "ModuleListNet"):
+            with self.subTest(name):
+                self.compare(name, [sample_input(name)], model=exported_with_notes(name))
+
+
 def splitting_limit(values):
     """A limit between two of the values, near their middle where neighbours differ most, so
     that some break it and some do not, none within rounding of it."""
