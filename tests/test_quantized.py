@@ -125,12 +125,17 @@ class QuantizedModels(unittest.TestCase):
                         self.assertEqual(g.dtype, w.dtype, (name, label, capture))
                         self.assertTrue(torch.equal(g, w), (name, label, capture))
 
+    def record_int8_lstm(self, tag, captures):
+        """TinyLSTMNetInt8 recorded at every layer: its input file, the run, stderr."""
+        x = sample("TinyLSTMNetInt8", "input.pt")
+        out = self.out(tag)
+        _, err = run("record", sample("TinyLSTMNetInt8"), "--input", x, "--layers", "all",
+                     "--capture", captures, "--out", out)
+        return x, out, err
+
     def test_gradients_through_operators_without_derivative_are_refused(self):
         name = "TinyLSTMNetInt8"
-        x = sample(name, "input.pt")
-        out = self.out("grad")
-        _, err = run("record", sample(name), "--input", x, "--layers", "all", "--capture",
-                     "output,grad_input,grad_output", "--out", out)
+        x, out, err = self.record_int8_lstm("grad", "output,grad_input,grad_output")
         inputs = (torch.load(x),)
         quantized, _ = eager_calls(name, inputs, backward=True)
         float_model, _ = eager_calls("TinyLSTMNet", inputs, backward=True)
@@ -183,12 +188,8 @@ class QuantizedModels(unittest.TestCase):
     def test_parameter_gradients_through_operators_without_derivative_are_refused(self):
         # The embedding's weight lies upstream of the quantized LSTM: eager PyTorch's float model
         # gives it a gradient, the quantized one none; modrec writes none and says why.
-        name = "TinyLSTMNetInt8"
-        x = sample(name, "input.pt")
-        out = self.out("param-grad")
-        _, err = run("record", sample(name), "--input", x, "--layers", "all", "--capture",
-                     "param_grad", "--out", out)
-        model = models.build(name)
+        x, out, err = self.record_int8_lstm("param-grad", "param_grad")
+        model = models.build("TinyLSTMNetInt8")
         oracle.flat_tensors(model(torch.load(x)))[0].sum().backward()
         float_model = models.build("TinyLSTMNet")
         oracle.flat_tensors(float_model(torch.load(x)))[0].sum().backward()
