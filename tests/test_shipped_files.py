@@ -176,9 +176,9 @@ class RoiAlignNet(nn.Module):
 
 class ExportedTorchvisionOperator(unittest.TestCase):
     """A torch.export archive calling torchvision::roi_align: modrec loads torchvision's library
-    when its graph needs the operator; the outputs equal eager PyTorch's. (Gradients do not:
-    torchvision 0.29 registers its operators' autograd from Python, torchvision/
-    _autograd_registrations.py, so without Python no gradient flows back through roi_align.)"""
+    when its graph needs the operator; outputs and gradients equal eager PyTorch's (torchvision
+    0.29 registers roi_align's autograd from Python; modrec registers the same derivative,
+    load/torchvision_autograd.h)."""
 
     def test_record(self):
         torch.manual_seed(0)
@@ -191,10 +191,14 @@ class ExportedTorchvisionOperator(unittest.TestCase):
             for i, t in enumerate(inputs):
                 files += ["--input", os.path.join(tmp, f"{i}.pt")]
                 torch.save(t, files[-1])
-            out = record_dir(model, *files, "--capture", "output")
+            out = record_dir(model, *files, "--capture", "output,grad_output,param_grad")
             expected = eager_captures(eager, *inputs)
-            assert_captures_are_eager(self, out, {p: {"output": c["output"]}
-                                                  for p, c in expected.items()})
+            with open(os.path.join(out, "manifest.json")) as f:
+                conv = {l["path"]: l["label"] for l in json.load(f)["layers"]}["conv"]
+            for name, p in eager.conv.named_parameters():
+                got = torch.load(os.path.join(out, "tensors", conv, f"param_grad.{name}.pt"))
+                torch.testing.assert_close(got, p.grad, rtol=1e-6, atol=1e-7, msg=name)
+            assert_captures_are_eager(self, out, expected)
 
 
 def summary_and_torchinfo(name, depth, *flags):
@@ -260,13 +264,13 @@ class DetectorRecords(record_oracle.RecordComparison):
     """record's captures of a detector's calls equal eager PyTorch's hooks (loss: the sum of the
     first output tensor, the first image's boxes). Inputs are left out: calls taking an ImageList
     object list it among their non-tensor values, named by its object's address. Faster R-CNN's
-    gradients are left out too: they pass through torchvision::roi_align, whose autograd
-    torchvision 0.29 registers from Python."""
+    gradients pass through torchvision::roi_align, whose derivative modrec registers
+    (load/torchvision_autograd.h: torchvision 0.29 registers it from Python)."""
 
     def test_fasterrcnn(self):
         name = "fasterrcnn_mobilenet_v3_large_320_fpn"
         self.compare(name, [detector_input(name)], model=sample(name), rtol=1e-4, atol=1e-5,
-                     captures=("output",))
+                     captures=("output", "grad_output"))
 
     def test_ssdlite(self):
         name = "ssdlite320_mobilenet_v3_large"

@@ -12,6 +12,7 @@
 #include <set>
 #include <vector>
 
+#include "load/torchvision_autograd.h"
 #include "load/version.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -137,6 +138,7 @@ void load_library(const std::string& path) {
     throw Error(Exit::bad_input, "cannot load the operator library: " + first_line(*why), path,
                 "give a shared library built against LibTorch " + libtorch_version() +
                     " that registers operators (TORCH_LIBRARY), as torch.ops.load_library takes");
+  add_torchvision_autograd();  // when it was torchvision's: what its Python would register
 }
 
 }  // namespace
