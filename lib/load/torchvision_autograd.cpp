@@ -13,10 +13,24 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// Calls torchvision::`name` through the dispatcher, below autograd, with boxed arguments.
-std::vector<c10::IValue> call(const char* name, std::vector<c10::IValue> args) {
-  const c10::OperatorHandle op = c10::Dispatcher::singleton().findSchemaOrThrow(
-      (std::string("torchvision::") + name).c_str(), "");
+// torchvision's operators these kernels call, found once (registered before the kernels are).
+struct Ops {
+  c10::OperatorHandle roi_align, roi_align_backward, roi_pool, roi_pool_backward;
+};
+
+const Ops& ops() {
+  static const Ops found = [] {
+    auto& d = c10::Dispatcher::singleton();
+    return Ops{d.findSchemaOrThrow("torchvision::roi_align", ""),
+               d.findSchemaOrThrow("torchvision::_roi_align_backward", ""),
+               d.findSchemaOrThrow("torchvision::roi_pool", ""),
+               d.findSchemaOrThrow("torchvision::_roi_pool_backward", "")};
+  }();
+  return found;
+}
+
+// Calls `op` below autograd, with boxed arguments.
+std::vector<c10::IValue> call(const c10::OperatorHandle& op, std::vector<c10::IValue> args) {
   at::AutoDispatchBelowADInplaceOrView below;
   op.callBoxed(args);
   return args;
@@ -45,7 +59,8 @@ struct RoIAlign : torch::autograd::Function<RoIAlign> {
     ctx->saved_data["width"] = width;
     ctx->saved_data["sampling"] = sampling;
     ctx->saved_data["aligned"] = aligned;
-    return call("roi_align", {input, rois, scale, height, width, sampling, aligned})[0].toTensor();
+    return call(ops().roi_align, {input, rois, scale, height, width, sampling, aligned})[0]
+        .toTensor();
   }
 
   // _roi_align_backward(grad, rois, spatial_scale, pooled_height, pooled_width, batch_size,
@@ -57,7 +72,7 @@ struct RoIAlign : torch::autograd::Function<RoIAlign> {
     for (c10::IValue& s : input_shape(ctx)) args.push_back(std::move(s));
     args.push_back(d["sampling"]);
     args.push_back(d["aligned"]);
-    return {call("_roi_align_backward", std::move(args))[0].toTensor(), {}, {}, {}, {}, {}, {}};
+    return {call(ops().roi_align_backward, std::move(args))[0].toTensor(), {}, {}, {}, {}, {}, {}};
   }
 };
 
@@ -66,7 +81,7 @@ struct RoIPool : torch::autograd::Function<RoIPool> {
   static variable_list forward(AutogradContext* ctx, const at::Tensor& input,
                                const at::Tensor& rois, double scale, int64_t height,
                                int64_t width) {
-    const std::vector<c10::IValue> out = call("roi_pool", {input, rois, scale, height, width});
+    const std::vector<c10::IValue> out = call(ops().roi_pool, {input, rois, scale, height, width});
     const at::Tensor argmax = out[1].toTensor();
     ctx->save_for_backward({rois, argmax});
     ctx->mark_non_differentiable({argmax});
@@ -84,7 +99,7 @@ struct RoIPool : torch::autograd::Function<RoIPool> {
     const variable_list saved = ctx->get_saved_variables();
     std::vector<c10::IValue> args{grad[0], saved[0], saved[1], d["scale"], d["height"], d["width"]};
     for (c10::IValue& s : input_shape(ctx)) args.push_back(std::move(s));
-    return {call("_roi_pool_backward", std::move(args))[0].toTensor(), {}, {}, {}, {}};
+    return {call(ops().roi_pool_backward, std::move(args))[0].toTensor(), {}, {}, {}, {}};
   }
 };
 

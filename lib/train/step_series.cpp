@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "rundir/run_dir.h"
 #include "rundir/run_paths.h"
 #include "stats/stats_csv.h"
 #include "util/error.h"
@@ -68,8 +69,9 @@ void StepSeries::add(int64_t step, double loss, const std::vector<LayerRecording
     size_t i = 0;
     for (const auto& u : updates)
       if (u.label == layer.label)
-        write({step, loss, layer, "update", i++, u.name, "", "update." + u.name, u.change.shape,
-               u.change.dtype, u.change.stats, u.ratio});
+        write({step, loss, layer, "update", i++, u.name, "",
+               tensor_element("update", u.name, "", 0, 1), u.change.shape, u.change.dtype,
+               u.change.stats, u.ratio});
   }
   csv_.flush();
   jsonl_.flush();

@@ -206,15 +206,7 @@ class GraphRun {
     routed_.pop_back();
     const c10::IValue out =
         pass_.hooks.leave(ids_[call], graph_.plan.calls[call].module, pack(call, outs));
-    // A result in its eager structure (modrec.export's notes) is a container even around one
-    // value (a Hugging Face model's output dict): its values are the names'.
-    if (!graph_.plan.calls[call].out_spec.is_null() && names.size() == 1) {
-      std::vector<c10::IValue> values;
-      pt2::flatten(out, values);
-      if (!values.empty()) bind(names[0], values[0]);
-      return out;
-    }
-    unpack(names, out);
+    unpack(names, out, !graph_.plan.calls[call].out_spec.is_null());
     return out;
   }
 
@@ -293,8 +285,11 @@ class GraphRun {
   }
 
   // Binds `names` to `out`: the value itself for one name, else the values inside it in order.
-  void unpack(const std::vector<std::string>& names, const c10::IValue& out) {
-    if (names.size() == 1 && !out.isList()) return bind(names[0], out);
+  // A result `structured` by modrec.export's notes is a container even around one value (a
+  // Hugging Face model's output dict): its values are the names'.
+  void unpack(const std::vector<std::string>& names, const c10::IValue& out,
+              bool structured = false) {
+    if (names.size() == 1 && !out.isList() && !structured) return bind(names[0], out);
     std::vector<c10::IValue> values;
     pt2::flatten(out, values);
     for (size_t i = 0; i < names.size() && i < values.size(); ++i) bind(names[i], values[i]);

@@ -68,6 +68,8 @@ void walk_back(const Node* from, Visit visit) {
 
 }  // namespace
 
+using BlockedEdges = std::unordered_map<EdgeKey, std::set<std::string>, EdgeHash>;
+
 struct NoDerivativeOps::State {
   std::unordered_map<const char*, bool> lacks;  // by the schema's name, which outlives the run
   // The operator without a derivative that ran when the autograd clock stood at each number: the
@@ -75,6 +77,8 @@ struct NoDerivativeOps::State {
   // did, at the same number).
   std::unordered_map<int64_t, std::string> made_node;
   at::CallbackHandle handle = 0;
+  const Node* walked_from = nullptr;  // blocking()'s root, while it lives: `blocked` is its
+  BlockedEdges blocked;
 
   void start(const at::RecordFunction& fn) {
     if (fn.seqNr() < 0) return;  // not dispatched through autograd
@@ -112,25 +116,39 @@ NoDerivativeOps::~NoDerivativeOps() {
   t_state = nullptr;
 }
 
+namespace {
+
+// Each edge behind a node that passes nothing back (a stop) from `start`, with the operators of
+// the stops it lies behind.
+BlockedEdges blocked_edges(const Node* start, const NoDerivativeOps::State& state) {
+  std::vector<const Node*> stops;
+  if (passes_nothing_back(*start)) stops.push_back(start);
+  std::unordered_set<const Node*> found;
+  walk_back(start, [&](const Node* n, uint32_t) {
+    if (passes_nothing_back(*n) && found.insert(n).second) stops.push_back(n);
+  });
+  BlockedEdges blocked;
+  for (const Node* stop : stops) {
+    const std::string op = state.op_of(*stop);
+    walk_back(stop, [&](const Node* n, uint32_t input) { blocked[{n, input}].insert(op); });
+  }
+  return blocked;
+}
+
+}  // namespace
+
 std::vector<std::vector<std::string>> NoDerivativeOps::blocking(
     const at::Tensor& root, const std::vector<const GradientEdge*>& edges) {
   std::vector<std::vector<std::string>> out(edges.size());
   if (!root.requires_grad()) return out;
   const auto start = torch::autograd::impl::gradient_edge(root);
   if (!start.function) return out;
-  std::vector<const Node*> stops;
-  if (passes_nothing_back(*start.function)) stops.push_back(start.function.get());
-  std::unordered_set<const Node*> found;
-  walk_back(start.function.get(), [&](const Node* n, uint32_t) {
-    if (passes_nothing_back(*n) && found.insert(n).second) stops.push_back(n);
-  });
-  if (stops.empty()) return out;
-  // Each edge behind a stop, with the operators of the stops it lies behind.
-  std::unordered_map<EdgeKey, std::set<std::string>, EdgeHash> blocked;
-  for (const Node* stop : stops) {
-    const std::string op = state_->op_of(*stop);
-    walk_back(stop, [&](const Node* n, uint32_t input) { blocked[{n, input}].insert(op); });
+  // The calls' gradients and the parameters' ask about the same graph: walked once.
+  if (state_->walked_from != start.function.get()) {
+    state_->blocked = blocked_edges(start.function.get(), *state_);
+    state_->walked_from = start.function.get();
   }
+  const BlockedEdges& blocked = state_->blocked;
   for (size_t i = 0; i < edges.size(); ++i) {
     const EdgeKey key{static_cast<const Node*>(edges[i]->node.get()), edges[i]->slot};
     auto it = blocked.find(key);
