@@ -13,17 +13,9 @@ if(torch_definitions)
   target_compile_definitions(modrec_torch INTERFACE ${torch_definitions})
 endif()
 set(MODREC_TORCH_LIB_DIR ${TORCH_INSTALL_PREFIX}/lib)
-# libtorch.so is linked even though nothing refers to it (--no-as-needed): in a CUDA build of
-# torch it is what depends on libtorch_cuda, whose loading registers the CUDA backend
-# (--device cuda); in a CPU-only build it depends on libtorch_cpu alone. So one binary runs on
-# either, and on a machine without a GPU or driver the CUDA libraries load and report no device.
+# Only libtorch_cpu and libc10 are linked: libtorch.so, which in a CUDA build of torch depends on
+# libtorch_cuda and its CUDA libraries, is loaded at run time for --device cuda, --version and
+# operator libraries (load/operator_libraries.h). Loading it at start cost every command a third of a second and
+# 400 MB of resident memory. So one binary runs on a CPU-only or a CUDA build of torch.
 target_link_libraries(modrec_torch INTERFACE
-  "-Wl,--no-as-needed,${MODREC_TORCH_LIB_DIR}/libtorch.so,--as-needed"
   ${MODREC_TORCH_LIB_DIR}/libtorch_cpu.so ${MODREC_TORCH_LIB_DIR}/libc10.so)
-# The link resolves libtorch_cuda's own dependencies (NCCL, cuDNN, ...) from the wheel, as the
-# loader will, not from the toolkit's older copies that ld would otherwise find first.
-file(GLOB wheel_cuda_dirs ${TORCH_INSTALL_PREFIX}/../nvidia/*/lib)
-list(JOIN wheel_cuda_dirs ":" wheel_cuda_path)
-if(wheel_cuda_path)
-  target_link_options(modrec_torch INTERFACE "LINKER:-rpath-link,${wheel_cuda_path}")
-endif()

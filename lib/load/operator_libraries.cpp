@@ -129,6 +129,7 @@ void load_python_runtime(const std::string& library) {
 // What torch.ops.load_library does: dlopen, which runs the library's static registrations.
 // A library that links libtorch_python.so gets the Python runtime first.
 void load_library(const std::string& path) {
+  load_cuda_backend();  // operator libraries link libtorch.so by name, found only once it is loaded
   auto why = open_library(path, RTLD_NOW | RTLD_LOCAL);
   if (why && why->find("libtorch_python") != std::string::npos) {
     load_python_runtime(path);
@@ -166,6 +167,12 @@ bool load_namespace_library(const std::string& ns) {
     return true;
   }
   return false;
+}
+
+std::optional<std::string> load_cuda_backend() {
+  static const std::optional<std::string> why =
+      open_library((torch_lib_dir() / "libtorch.so").string(), RTLD_NOW | RTLD_GLOBAL);
+  return why;
 }
 
 bool namespace_registered(const std::string& ns) {

@@ -3,6 +3,9 @@
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/version.h>
 
+#include "load/operator_libraries.h"
+#include "util/error.h"
+
 namespace modrec {
 
 std::string modrec_version() { return MODREC_VERSION; }
@@ -13,6 +16,7 @@ std::string libtorch_version() {
 }
 
 std::string cuda_status() {
+  if (auto why = load_cuda_backend()) return "CUDA: cannot be loaded (" + first_line(*why) + ")";
   const auto& cuda = at::detail::getCUDAHooks();
   if (!cuda.isBuilt()) return "CUDA: not in this torch build";
   const long runtime = cuda.versionCUDART();  // e.g. 13000 for 13.0
