@@ -19,7 +19,8 @@ at::Device torch_device(Device device) {
   if (device == Device::cpu) return at::kCPU;
   if (auto why = load_cuda_backend())
     throw Error(Exit::usage, "LibTorch's CUDA backend cannot be loaded: " + first_line(*why),
-                "--device cuda", "repair the CUDA libraries of the torch installation, or use --device cpu");
+                "--device cuda",
+                "repair the CUDA libraries of the torch installation, or use --device cpu");
   if (torch::cuda::is_available()) return at::kCUDA;
   throw Error(Exit::usage, "no CUDA GPU is visible to LibTorch on this machine", "--device cuda",
               "run on a machine with an NVIDIA GPU and its driver, or use --device cpu");

@@ -5,8 +5,9 @@
 // LibTorch's CUDA backend is such a library too: modrec links libtorch_cpu alone, and loads
 // libtorch_cuda (through libtorch.so, which in a CUDA build of torch depends on it) only for
 // --device cuda, --version and before any operator library (torchvision's and a team's link
-// libtorch.so by name, which their own RPATH does not find). Its loading takes a third of a second and 400 MB of resident
-// memory, which every command paid before, `summary` of a 3 GB checkpoint included.
+// libtorch.so by name, which their own RPATH does not find). Its loading takes a third of a second
+// and 400 MB of resident memory, which every command paid before, `summary` of a 3 GB checkpoint
+// included.
 //
 // A library built against PyTorch's Python bindings (torchvision 0.29's _C_stable.so, and any
 // built by torch.utils.cpp_extension without is_standalone) links libtorch_python.so, whose Python
