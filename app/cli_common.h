@@ -7,7 +7,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "check/run_scope.h"
+#include "rundir/run_scope.h"
 #include "edit/edit_spec.h"
 #include "util/error.h"
 #include "load/load_options.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "check/run_scope.h"
+#include "rundir/run_scope.h"
 #include "rundir/run_dir.h"
 
 namespace modrec {

@@ -7,9 +7,9 @@
 
 #include "check/check_report.h"
 #include "check/check_rules.h"
-#include "rundir/run_fixture.h"
+#include "rundir/test_fixtures.h"
 #include "util/remove_tree.h"
-#include "load/test_python.h"
+#include "load/python_test_fixtures.h"
 #include "util/error.h"
 
 namespace modrec {

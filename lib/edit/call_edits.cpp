@@ -2,8 +2,8 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "run/value_meta.h"
-#include "tensors/read_inputs.h"
+#include "pass/value_meta.h"
+#include "tensor_files/read_inputs.h"
 #include "util/error.h"
 
 namespace modrec {

@@ -1,6 +1,6 @@
 #include "graph/flow_collector.h"
 
-#include "run/value_meta.h"
+#include "pass/value_meta.h"
 
 namespace modrec {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "summary/rows.h"
+#include "labels/call_labeler.h"
 #include "util/error.h"
 
 namespace modrec {

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "graph/graph_test_fixture.h"
+#include "graph/test_fixtures.h"
 
 using namespace modrec;
 using namespace modrec::testing;

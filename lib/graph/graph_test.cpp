@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "graph/graph_test_fixture.h"
+#include "graph/test_fixtures.h"
 #include "util/error.h"
 
 using namespace modrec;

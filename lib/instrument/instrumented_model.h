@@ -23,7 +23,7 @@ class InstrumentedModel {
   virtual const ModuleTree& tree() const = 0;
 
   // Forward's declared arguments, self left out: what --input and --arg bind to
-  // (tensors/forward_schema.h).
+  // (arguments/forward_schema.h).
   virtual std::vector<c10::Argument> forward_arguments() const = 0;
 
   // One forward pass; `hooks` sees the root call (module 0) and every submodule call.

@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "check/diff_report.h"
-#include "check/run_diff.h"
+#include "diff/diff_report.h"
+#include "diff/run_diff.h"
 #include "jobs/record_job.h"
 #include "util/error.h"
 #include "util/scratch_dir.h"

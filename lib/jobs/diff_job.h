@@ -5,8 +5,8 @@
 #include <string>
 
 #include "check/report_table.h"
-#include "check/run_scope.h"
-#include "check/value_diff.h"
+#include "rundir/run_scope.h"
+#include "diff/value_diff.h"
 #include "load/load_options.h"
 #include "record/record_options.h"
 

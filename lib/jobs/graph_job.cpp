@@ -3,7 +3,7 @@
 #include "graph/flow_collector.h"
 #include "graph/svg.h"
 #include "jobs/session.h"
-#include "run/forward.h"
+#include "pass/forward.h"
 #include "util/log.h"
 #include "util/stopwatch.h"
 

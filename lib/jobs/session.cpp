@@ -7,8 +7,8 @@
 
 #include "instrument/open_model.h"
 #include "load/operator_libraries.h"
-#include "run/meta_kernels.h"
-#include "tensors/forward_schema.h"
+#include "pass/meta_kernels.h"
+#include "arguments/forward_schema.h"
 #include "util/error.h"
 
 namespace modrec {

@@ -6,7 +6,7 @@
 #include "load/file_kind.h"
 #include "load/load_options.h"
 #include "record/record_options.h"
-#include "tensors/input_batches.h"
+#include "arguments/input_batches.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/path_overlap.h"

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "load/file_kind.h"
-#include "load/load_test_fixtures.h"
+#include "load/test_fixtures.h"
 #include "util/error.h"
-#include "util/error_of_test.h"
+#include "util/error_test_fixtures.h"
 
 using namespace modrec;
 using modrec::test::fixture;

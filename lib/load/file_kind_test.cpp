@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "load/load_test_fixtures.h"
+#include "load/test_fixtures.h"
 #include "load/pickle_head.h"
 
 using namespace modrec;

@@ -43,7 +43,7 @@ NamedText parse_arg_flag(const std::string& text);
 struct InputOptions {
   // --input, in forward argument order: a tensor file (.pt, read whole; a tuple gives one
   // argument per item), a .npy (memory-mapped), or a directory or glob of .pt/.npy files
-  // (samples along dim 0, in sorted order); see tensors/sample_source.h.
+  // (samples along dim 0, in sorted order); see sources/sample_source.h.
   std::vector<std::string> files;
   std::vector<NamedText> named_files;  // --input NAME=PATH: the argument NAME, whatever its place
   std::vector<NamedText> args;         // --arg NAME=VALUE: parsed by the argument's declared type

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "util/error.h"
-#include "util/error_of_test.h"
+#include "util/error_test_fixtures.h"
 
 using namespace modrec;
 using modrec::testing::error_of;

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "util/error_of_test.h"
+#include "util/error_test_fixtures.h"
 
 using namespace modrec;
 using modrec::testing::error_of;

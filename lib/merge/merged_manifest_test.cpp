@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "merge/merge_test_fixture.h"
+#include "merge/test_fixtures.h"
 
 using namespace modrec;
 using modrec::test::json;

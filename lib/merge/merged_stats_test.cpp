@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "merge/merge_test_fixture.h"
-#include "util/error_of_test.h"
+#include "merge/test_fixtures.h"
+#include "util/error_test_fixtures.h"
 
 using namespace modrec;
 using modrec::test::json;

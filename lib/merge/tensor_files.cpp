@@ -6,12 +6,12 @@
 #include <filesystem>
 
 #include "record/pass/tensor_stats.h"
-#include "run/value_meta.h"
-#include "tensors/dtype.h"
-#include "tensors/npy_source.h"
-#include "tensors/npy_stream.h"
-#include "tensors/read_inputs.h"
-#include "tensors/write_tensors.h"
+#include "pass/value_meta.h"
+#include "tensor_files/dtype.h"
+#include "sources/npy_source.h"
+#include "tensor_files/npy_stream.h"
+#include "tensor_files/read_inputs.h"
+#include "tensor_files/write_tensors.h"
 #include "util/error.h"
 #include "util/text.h"
 

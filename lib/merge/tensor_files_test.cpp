@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "load/test_python.h"
-#include "util/error_of_test.h"
+#include "load/python_test_fixtures.h"
+#include "util/error_test_fixtures.h"
 #include "util/scratch_dir.h"
 
 using namespace modrec;

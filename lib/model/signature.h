@@ -1,6 +1,6 @@
 // A model's forward signature as plain data (torch-free): what `summary` shows under the table and
-// what the errors of --input NAME=FILE and --arg NAME=VALUE list. tensors/forward_schema.h fills it
-// from the TorchScript schema.
+// what the errors of --input NAME=FILE and --arg NAME=VALUE list. arguments/forward_schema.h fills
+// it from the TorchScript schema.
 #pragma once
 #include <optional>
 #include <string>

@@ -8,7 +8,7 @@
 #include "edit/edit_spec.h"
 #include "model/captures.h"
 #include "record/when.h"
-#include "run/loss.h"
+#include "pass/loss.h"
 #include "util/enum_names.h"
 
 namespace modrec {

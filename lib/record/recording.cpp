@@ -4,15 +4,15 @@
 #include <optional>
 #include <set>
 
-#include "run/backward.h"
+#include "pass/backward.h"
 #include "record/pass/batch_file.h"
 #include "record/pass/call_selection.h"
 #include "record/pass/no_derivative.h"
 #include "record/pass/recorder.h"
 #include "record/output/batch_events.h"
 #include "record/output/run_files.h"
-#include "run/device_sync.h"
-#include "run/forward.h"
+#include "pass/device_sync.h"
+#include "pass/forward.h"
 #include "rundir/run_paths.h"
 #include "util/atomic_file.h"
 #include "util/interrupt.h"

@@ -18,7 +18,7 @@
 #include "record/record_options.h"
 #include "record/accumulate/accumulated_layers.h"
 #include "tensorboard/event_file.h"
-#include "tensors/input_batches.h"
+#include "arguments/input_batches.h"
 #include "util/stopwatch.h"
 
 namespace modrec {

@@ -8,7 +8,7 @@
 
 #include "stats/running_stats.h"
 #include "stats/stats_csv.h"
-#include "stats/stats_test_cases.h"
+#include "stats/test_fixtures.h"
 #include "util/error.h"
 
 namespace modrec {

@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "stats/running_stats.h"
-#include "stats/stats_test_cases.h"
+#include "stats/test_fixtures.h"
 
 namespace modrec {
 namespace {

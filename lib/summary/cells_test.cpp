@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "summary/test_support.h"
+#include "summary/test_fixtures.h"
 #include "summary/text.h"
 
 using namespace modrec;

@@ -3,7 +3,6 @@
 #include <map>
 #include <set>
 
-#include "summary/call_labeler.h"
 #include "summary/layer_params.h"
 #include "summary/row_list.h"
 
@@ -128,12 +127,6 @@ std::vector<LayerRow> build_rows(const ModuleTree& tree, const CallTrace& trace)
   std::vector<LayerRow> out = materialize(rows);
   set_leftovers(out);
   return out;
-}
-
-std::vector<std::string> call_labels(const ModuleTree& tree, const CallTrace& trace) {
-  CallLabeler labeler(tree);
-  for (const Call& call : trace.calls) labeler.add(call.module);
-  return labeler.labels();
 }
 
 }  // namespace modrec

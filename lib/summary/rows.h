@@ -13,7 +13,4 @@ namespace modrec {
 // Rows in torchinfo's order with params, shapes, mult-adds, labels and leftover params.
 std::vector<LayerRow> build_rows(const ModuleTree& tree, const CallTrace& trace);
 
-// The label of each call (index = call index), as build_rows gives them (CallLabeler).
-std::vector<std::string> call_labels(const ModuleTree& tree, const CallTrace& trace);
-
 }  // namespace modrec

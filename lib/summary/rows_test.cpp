@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "summary/summary.h"
-#include "summary/test_support.h"
+#include "summary/test_fixtures.h"
 
 using namespace modrec;
 using namespace modrec::testing;
@@ -54,7 +54,6 @@ TEST_CASE("a reused module: every call is a row, later calls recursive") {
   CHECK(s.totals.total_params == 12);
   CHECK(s.totals.mult_adds == 3 * 12);            // every call counts: out[0] * params
   CHECK(s.totals.output_bytes == 3 * 2 * 3 * 4);  // every call's output, x2
-  CHECK(call_labels(b.tree, t.trace) == std::vector<std::string>{"0-1", "1-1", "1-2", "1-3"});
 }
 
 // A ModuleList whose items are called with another depth-1 module in between: its fallback
@@ -77,7 +76,6 @@ TEST_CASE("a never-called container inserted twice shares one label and the recu
   CHECK(s.rows[1].call == -1);
   CHECK(s.rows[1].is_recursive);
   CHECK(s.rows[4].is_recursive);
-  CHECK(call_labels(b.tree, t.trace) == std::vector<std::string>{"0-1", "2-1", "1-2", "2-2"});
   CHECK(s.totals.total_params == 12);
 }
 

@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include "summary/test_support.h"
+#include "summary/test_fixtures.h"
 
 using namespace modrec;
 using namespace modrec::testing;

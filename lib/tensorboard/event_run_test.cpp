@@ -6,7 +6,7 @@
 #include <set>
 
 #include "tensorboard/tensorboard_options.h"
-#include "util/error_of_test.h"
+#include "util/error_test_fixtures.h"
 #include "util/scratch_dir.h"
 
 using namespace modrec;

@@ -5,7 +5,7 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "util/error_of_test.h"
+#include "util/error_test_fixtures.h"
 
 using namespace modrec;
 using modrec::testing::error_of;

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "record/recording.h"
-#include "run/forward.h"
+#include "pass/forward.h"
 #include "train/optimizer.h"
 #include "train/parameter_updates.h"
 #include "train/training_loss.h"

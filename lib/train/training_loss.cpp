@@ -2,7 +2,7 @@
 
 #include <ATen/ATen.h>
 
-#include "run/backward.h"
+#include "pass/backward.h"
 #include "util/error.h"
 
 namespace modrec {

@@ -4,7 +4,7 @@
 
 #include "load/version.h"
 #include "rundir/manifest_header.h"
-#include "tensors/input_manifest.h"
+#include "arguments/input_manifest.h"
 
 namespace modrec {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "load/load_options.h"
 #include "record/record_options.h"
-#include "tensors/input_batches.h"
+#include "arguments/input_batches.h"
 #include "train/train_options.h"
 #include "train/training.h"
 

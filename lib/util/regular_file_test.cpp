@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "util/error_of_test.h"
+#include "util/error_test_fixtures.h"
 #include "util/scratch_dir.h"
 
 using namespace modrec;

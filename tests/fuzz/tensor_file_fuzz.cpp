@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "fuzz_file.h"
-#include "tensors/read_inputs.h"
+#include "tensor_files/read_inputs.h"
 #include "util/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

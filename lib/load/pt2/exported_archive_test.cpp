@@ -6,7 +6,7 @@
 
 #include "load/file_kind.h"
 #include "load/pt2/exported_tree.h"
-#include "load/test_python.h"
+#include "load/python_test_fixtures.h"
 #include "util/error.h"
 
 using namespace modrec;

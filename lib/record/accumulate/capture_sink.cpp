@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
-#include "run/value_meta.h"
+#include "pass/value_meta.h"
 #include "rundir/run_dir.h"
 #include "rundir/run_paths.h"
-#include "tensors/dtype.h"
-#include "tensors/input_manifest.h"
-#include "tensors/write_tensors.h"
+#include "tensor_files/dtype.h"
+#include "arguments/input_manifest.h"
+#include "tensor_files/write_tensors.h"
 #include "util/atomic_file.h"
 
 namespace modrec {

@@ -1,7 +1,7 @@
 #include "record/accumulate/tensor_spool.h"
 
-#include "tensors/dtype.h"
-#include "tensors/npy_stream.h"
+#include "tensor_files/dtype.h"
+#include "tensor_files/npy_stream.h"
 #include "util/error.h"
 #include "util/text.h"
 

@@ -1,7 +1,7 @@
 #include "record/output/batch_events.h"
 
 #include "rundir/run_dir.h"
-#include "run/value_meta.h"
+#include "pass/value_meta.h"
 
 namespace modrec {
 

@@ -3,8 +3,8 @@
 #include "load/version.h"
 #include "rundir/manifest_header.h"
 #include "rundir/run_dir.h"
-#include "tensors/dtype.h"
-#include "tensors/input_manifest.h"
+#include "tensor_files/dtype.h"
+#include "arguments/input_manifest.h"
 
 namespace modrec {
 namespace {

@@ -10,7 +10,7 @@
 #include "record/accumulate/layer_recording.h"
 #include "record/pass/nonfinite.h"
 #include "record/record_options.h"
-#include "tensors/input_batches.h"
+#include "arguments/input_batches.h"
 
 namespace modrec {
 

@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "load/test_python.h"
+#include "load/python_test_fixtures.h"
 #include "util/error.h"
 
 using namespace modrec;

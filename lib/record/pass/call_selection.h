@@ -7,7 +7,7 @@
 
 #include "model/layer_match.h"
 #include "model/module_tree.h"
-#include "summary/call_labeler.h"
+#include "labels/call_labeler.h"
 
 namespace modrec {
 

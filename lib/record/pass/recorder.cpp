@@ -3,7 +3,7 @@
 #include <c10/core/GradMode.h>
 
 #include "record/pass/gradient_hook.h"
-#include "run/value_meta.h"
+#include "pass/value_meta.h"
 
 namespace modrec {
 namespace {

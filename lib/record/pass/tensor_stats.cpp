@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "tensors/dtype.h"
+#include "tensor_files/dtype.h"
 #include "util/error.h"
 #include "util/parallel_parts.h"
 

@@ -1,0 +1,66 @@
+#include "pass/backward.h"
+
+#include <ATen/ATen.h>
+
+#include "pass/value_meta.h"
+#include "tensor_files/read_inputs.h"
+#include "util/error.h"
+
+namespace modrec {
+
+at::Tensor first_output(const c10::IValue& output) {
+  std::vector<at::Tensor> tensors;
+  flatten_tensors(output, tensors);
+  if (tensors.empty())
+    throw Error(Exit::model_failed, "the model returned no tensor", "backward",
+                "use --no-backward");
+  return tensors[0];
+}
+
+namespace {
+
+// The model's own backward raised (an in-place change autograd needed undone; cuDNN's RNN
+// backward, which runs in training mode only): the model's failure, not modrec's.
+Error backward_failed(const c10::Error& e) {
+  const std::string message = first_line(e.what());
+  const bool eval_only = message.find("training mode") != std::string::npos;
+  return Error(Exit::model_failed, "the model's backward failed: " + message, "backward",
+               eval_only ? "record with --train, or use --no-backward or --device cpu"
+                         : "use --no-backward to record the forward pass only");
+}
+
+void backward_from(const at::Tensor& out, const BackwardOptions& options) {
+  try {
+    if (!options.seed.defined())
+      (options.loss == Loss::mean ? out.mean() : out.sum()).backward();
+    else
+      out.backward(options.seed.to(out.dtype()));
+  } catch (const c10::Error& e) {
+    throw backward_failed(e);
+  }
+}
+
+}  // namespace
+
+void run_backward(const c10::IValue& output, const BackwardOptions& options) {
+  at::Tensor out = first_output(output);
+  if (!out.requires_grad())
+    throw Error(Exit::model_failed, "the model's first output does not require grad", "backward",
+                "use --no-backward, or a model with parameters or float inputs");
+  if (options.seed.defined() && options.seed.sizes() != out.sizes())
+    throw Error(Exit::bad_input,
+                "gradient shape " + c10::str(options.seed.sizes()) +
+                    " differs from the first output's " + c10::str(out.sizes()),
+                options.seed_file, "save a gradient of the first output's shape");
+  backward_from(out, options);
+}
+
+at::Tensor read_gradient_seed(const std::string& path) {
+  auto tensors = read_inputs(path);
+  if (tensors.size() != 1)
+    throw Error(Exit::bad_input, "expected one tensor", path,
+                "save the gradient of the first output with torch.save(t, FILE)");
+  return tensors[0];
+}
+
+}  // namespace modrec

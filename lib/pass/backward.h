@@ -1,0 +1,27 @@
+// The backward pass after a forward (record, summary's FLOPs, watch's loss): from a scalar loss
+// of the model's first output, or from a given gradient of that output (--grad FILE).
+#pragma once
+#include <ATen/core/ivalue.h>
+
+#include <string>
+
+#include "pass/loss.h"
+
+namespace modrec {
+
+struct BackwardOptions {
+  Loss loss = Loss::sum;  // when no seed is given
+  at::Tensor seed;        // d(loss)/d(first output), or undefined
+  std::string seed_file;  // named in errors
+};
+
+// The first tensor (depth-first) of a model's output; Error(model_failed) when it has none.
+at::Tensor first_output(const c10::IValue& output);
+
+// The first output tensor (depth-first) must require grad; a seed must have its shape.
+void run_backward(const c10::IValue& output, const BackwardOptions& options);
+
+// Reads --grad FILE: exactly one tensor.
+at::Tensor read_gradient_seed(const std::string& path);
+
+}  // namespace modrec

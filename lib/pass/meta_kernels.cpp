@@ -1,0 +1,128 @@
+#include "pass/meta_kernels.h"
+
+#include <ATen/ATen.h>
+#include <ATen/native/ConvUtils.h>
+#include <torch/library.h>
+
+#include <memory>
+#include <tuple>
+
+namespace modrec {
+namespace {
+
+using at::IntArrayRef;
+using at::Tensor;
+using OptionalTensor = std::optional<Tensor>;
+
+// A convolution's stride, padding, dilation or output padding per spatial dim: one value stands
+// for all of them, as torch.nn.functional accepts it.
+std::vector<int64_t> per_dim(IntArrayRef values, size_t dims) {
+  if (values.size() == 1) return std::vector<int64_t>(dims, values[0]);
+  return values.vec();
+}
+
+// aten::convolution: [N, C_out, *spatial], spatial sizes by PyTorch's own formulas (ConvUtils.h).
+Tensor convolution_meta(const Tensor& input, const Tensor& weight, const OptionalTensor& /*bias*/,
+                        IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                        bool transposed, IntArrayRef output_padding, int64_t groups) {
+  // What the CPU kernel refuses, the meta kernel refuses: a wrong input is the model's failure.
+  TORCH_CHECK(input.dim() == weight.dim() && input.dim() >= 3, "convolution of a ", input.dim(),
+              "-d input with a ", weight.dim(), "-d weight");
+  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "Input type (", input.scalar_type(),
+              ") and weight type (", weight.scalar_type(), ") should be the same");
+  const int64_t channels = transposed ? weight.size(0) : weight.size(1) * groups;
+  TORCH_CHECK(input.size(1) == channels, "Given groups=", groups, ", weight of size ",
+              weight.sizes(), ", expected input", input.sizes(), " to have ", channels,
+              " channels, but got ", input.size(1), " channels instead");
+  const size_t dims = static_cast<size_t>(input.dim()) - 2;
+  const auto s = per_dim(stride, dims), p = per_dim(padding, dims), d = per_dim(dilation, dims);
+  std::vector<int64_t> shape =
+      transposed ? at::native::conv_input_size(input.sizes(), weight.sizes(), p,
+                                               per_dim(output_padding, dims), s, d, groups)
+                 : at::native::conv_output_size(input.sizes(), weight.sizes(), p, s, d);
+  for (const int64_t size : shape)
+    TORCH_CHECK(size > 0, "Calculated output size ", IntArrayRef(shape), " is too small for input",
+                input.sizes());
+  return at::empty(shape, input.options());
+}
+
+std::tuple<Tensor, Tensor, Tensor> convolution_backward_meta(
+    const Tensor& grad_output, const Tensor& input, const Tensor& weight,
+    at::OptionalIntArrayRef bias_sizes, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
+    IntArrayRef /*dilation*/, bool /*transposed*/, IntArrayRef /*output_padding*/,
+    int64_t /*groups*/, std::array<bool, 3> mask) {
+  const auto empty = [&](IntArrayRef shape, bool wanted) {
+    return wanted ? at::empty(shape, grad_output.options()) : Tensor();
+  };
+  return {empty(input.sizes(), mask[0]), empty(weight.sizes(), mask[1]),
+          empty(bias_sizes ? *bias_sizes : IntArrayRef{}, mask[2] && bias_sizes)};
+}
+
+Tensor relu_meta(const Tensor& self) { return at::empty_like(self); }
+Tensor& relu_inplace_meta(Tensor& self) { return self; }
+
+// Output, and the saved mean and inverse std ([C] in training, empty in eval), as the CPU's.
+std::tuple<Tensor, Tensor, Tensor> native_batch_norm_meta(
+    const Tensor& input, const OptionalTensor& /*weight*/, const OptionalTensor& /*bias*/,
+    const OptionalTensor& /*running_mean*/, const OptionalTensor& /*running_var*/, bool training,
+    double /*momentum*/, double /*eps*/) {
+  const int64_t saved = training ? input.size(1) : 0;
+  return {at::empty_like(input), at::empty({saved}, input.options()),
+          at::empty({saved}, input.options())};
+}
+
+// torch.export's eval batch norm (_native_batch_norm_legit_no_training) comes here.
+std::tuple<Tensor, Tensor, Tensor> native_batch_norm_legit_meta(
+    const Tensor& input, const OptionalTensor& weight, const OptionalTensor& bias,
+    Tensor& running_mean, Tensor& running_var, bool training, double momentum, double eps) {
+  return native_batch_norm_meta(input, weight, bias, running_mean, running_var, training, momentum,
+                                eps);
+}
+
+std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward_meta(
+    const Tensor& grad_out, const Tensor& input, const OptionalTensor& weight,
+    const OptionalTensor& /*running_mean*/, const OptionalTensor& /*running_var*/,
+    const OptionalTensor& /*save_mean*/, const OptionalTensor& /*save_invstd*/, bool /*train*/,
+    double /*eps*/, std::array<bool, 3> mask) {
+  const auto channels = [&](bool wanted) {
+    return wanted ? at::empty({input.size(1)}, grad_out.options()) : Tensor();
+  };
+  return {mask[0] ? at::empty_like(input) : Tensor(), channels(mask[1] && weight.has_value()),
+          channels(mask[2])};
+}
+
+Tensor adaptive_avg_pool2d_meta(const Tensor& self, IntArrayRef output_size) {
+  std::vector<int64_t> shape = self.sizes().vec();
+  shape[shape.size() - 2] = output_size[0];
+  shape[shape.size() - 1] = output_size.size() > 1 ? output_size[1] : output_size[0];
+  return at::empty(shape, self.options());
+}
+
+Tensor adaptive_avg_pool2d_backward_meta(const Tensor& /*grad_output*/, const Tensor& self) {
+  return at::empty_like(self);
+}
+
+void register_all(torch::Library& m) {
+  m.impl("convolution", convolution_meta);
+  m.impl("convolution_backward", convolution_backward_meta);
+  m.impl("relu", relu_meta);
+  m.impl("relu_", relu_inplace_meta);
+  m.impl("native_batch_norm", native_batch_norm_meta);
+  m.impl("_native_batch_norm_legit", native_batch_norm_legit_meta);
+  m.impl("native_batch_norm_backward", native_batch_norm_backward_meta);
+  m.impl("_adaptive_avg_pool2d", adaptive_avg_pool2d_meta);
+  m.impl("_adaptive_avg_pool2d_backward", adaptive_avg_pool2d_backward_meta);
+}
+
+}  // namespace
+
+void register_meta_kernels() {
+  static const auto library = [] {
+    auto lib = std::make_unique<torch::Library>(torch::Library::IMPL, "aten",
+                                                c10::DispatchKey::Meta, __FILE__, __LINE__);
+    register_all(*lib);
+    return lib;
+  }();
+}
+
+}  // namespace modrec

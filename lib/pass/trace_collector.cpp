@@ -1,0 +1,23 @@
+#include "pass/trace_collector.h"
+
+#include "pass/value_meta.h"
+
+namespace modrec {
+
+void TraceCollector::enter(int index, int module, const std::vector<c10::IValue>& args) {
+  trace_.ran = true;
+  trace_.calls.resize(index + 1);
+  trace_.calls[index] = Call{module, open_call(), args_meta(args), {}, false, args.empty()};
+  open_.push_back(index);
+}
+
+c10::IValue TraceCollector::leave(int index, int, const c10::IValue& output) {
+  open_.pop_back();
+  Call& call = trace_.calls[index];
+  call.outputs = result_meta(output);
+  call.finished = true;
+  call.traced_away = call.traced_away && output.isNone();
+  return output;
+}
+
+}  // namespace modrec

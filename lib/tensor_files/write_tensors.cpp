@@ -1,0 +1,78 @@
+#include "tensor_files/write_tensors.h"
+
+#include <ATen/ATen.h>
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/serialization/export.h>
+#include <torch/csrc/jit/serialization/pickler.h>
+
+#include <sstream>
+
+#include "tensor_files/npy.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+namespace modrec {
+
+namespace {
+
+c10::IValue saveable(const c10::IValue& v) {
+  if (v.isTensor()) return v.toTensor().detach().to(at::kCPU).clone(at::MemoryFormat::Contiguous);
+  if (v.isTuple()) {
+    std::vector<c10::IValue> items;
+    for (const auto& item : v.toTupleRef().elements()) items.push_back(saveable(item));
+    return c10::ivalue::Tuple::create(std::move(items));
+  }
+  // Every list as a list of Any: pickle then writes a plain list. A typed one (List[Tensor],
+  // List[int]) is written with torch.jit._pickle's build functions, which torch.load's default
+  // weights_only mode (PyTorch >= 2.6) refuses to call.
+  if (v.isList()) {
+    c10::impl::GenericList out(c10::AnyType::get());
+    for (const auto& item : v.toListRef()) out.push_back(saveable(item));
+    return out;
+  }
+  if (v.isGenericDict() && v.toGenericDict().keyType()->kind() == c10::TypeKind::StringType) {
+    c10::impl::GenericDict out(c10::StringType::get(), c10::AnyType::get());
+    for (const auto& item : v.toGenericDict()) out.insert(item.key(), saveable(item.value()));
+    return out;
+  }
+  // None: an argument or a gradient that is absent. Plain values (a call's flags and sizes) are
+  // kept as they are: pickle holds them, torch.load gives them back.
+  if (v.isNone() || v.isBool() || v.isInt() || v.isDouble() || v.isString()) return v;
+  // Anything else (a device, a dtype, an object) is kept as TorchScript prints it.
+  std::ostringstream text;
+  text << v;
+  return text.str();
+}
+
+// What torch.save writes (torch::jit::pickle_save, less its aggregate type tags): pickle_save tags
+// every list and dict with torch.jit._pickle.restore_type_tag, a function torch.load's default
+// weights_only mode (PyTorch >= 2.6) refuses to call.
+std::string torch_save_bytes(const c10::IValue& value) {
+  std::string pickled;
+  torch::jit::Pickler pickler([&](const char* bytes, size_t n) { pickled.append(bytes, n); },
+                              nullptr, nullptr, nullptr, nullptr, /*tag_aggregates=*/false);
+  pickler.protocol();
+  pickler.pushIValue(value);
+  pickler.stop();
+  std::string archive;
+  caffe2::serialize::PyTorchStreamWriter writer([&](const void* bytes, size_t n) {
+    archive.append(static_cast<const char*>(bytes), n);
+    return n;
+  });
+  torch::jit::writeArchiveAndTensors("data", pickled.data(), pickled.size(), pickler.tensorData(),
+                                     writer);
+  writer.writeEndOfFile();
+  return archive;
+}
+
+}  // namespace
+
+void write_pt(const std::string& path, const c10::IValue& value) {
+  write_file_atomic(path, torch_save_bytes(saveable(value)));
+}
+
+void write_npy(const std::string& path, const at::Tensor& t) {
+  write_file_atomic(path, npy_bytes(t, path));
+}
+
+}  // namespace modrec
