@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "record/record_options.h"
+#include "rundir/saved_tensors.h"
 
 namespace modrec {
 

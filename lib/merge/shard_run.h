@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "rundir/run_dir.h"
-#include "record/record_options.h"
+#include "rundir/saved_tensors.h"
 
 namespace modrec {
 

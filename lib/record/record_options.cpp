@@ -4,18 +4,6 @@
 
 namespace modrec {
 
-const EnumNames<SaveFormat>& save_format_names() {
-  static const EnumNames<SaveFormat> names{
-      {"pt", SaveFormat::pt}, {"npy", SaveFormat::npy}, {"none", SaveFormat::none}};
-  return names;
-}
-
-const EnumNames<Reduce>& reduce_names() {
-  static const EnumNames<Reduce> names{
-      {"none", Reduce::none}, {"sum", Reduce::sum}, {"mean", Reduce::mean}};
-  return names;
-}
-
 CaptureSet RecordOptions::resolved_captures() const {
   if (!captures) {
     CaptureSet set;

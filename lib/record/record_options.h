@@ -9,15 +9,10 @@
 #include "model/captures.h"
 #include "record/when.h"
 #include "pass/loss.h"
+#include "rundir/saved_tensors.h"
 #include "util/enum_names.h"
 
 namespace modrec {
-
-enum class SaveFormat { pt, npy, none };  // --save
-enum class Reduce { none, sum, mean };    // --reduce: over samples, across batches
-
-const EnumNames<SaveFormat>& save_format_names();
-const EnumNames<Reduce>& reduce_names();
 
 struct RecordOptions {
   std::string layers;                  // --layers selectors (model/layer_match.h)
