@@ -399,6 +399,7 @@ class RecordCliTest(StatsAssertions):
         self.assertEqual(json.loads(stdout), manifest)
         with open(model, "rb") as f:
             self.assertEqual(manifest["model"], {"path": model, "sha256": hashlib.sha256(f.read()).hexdigest()})
+        self.assertEqual(manifest["kind"], "recording")
         self.assertRegex(manifest["modrec_version"], r"^\d+\.\d+\.\d+")
         self.assertEqual(manifest["libtorch_version"].split(".")[:2], torch.__version__.split(".")[:2])
         inputs = torch.load(x)

@@ -234,6 +234,9 @@ class ReportInChromium(unittest.TestCase):
 
     def test_a_record_run(self):
         layers = self.record("rec")
+        # The run's kind is its manifest's: a stray steps.jsonl makes it no watch run.
+        with open(self.path("rec/steps.jsonl"), "w") as f:
+            f.write("not a step row\n")
         page = self.path("rec.html")
         run("report", self.path("rec"), "--out", page)
         marks = self.render(page)

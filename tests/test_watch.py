@@ -161,6 +161,10 @@ class WatchMatchesEagerTraining(unittest.TestCase):
         losses, records, net = eager_training(self.model, self.x, self.labels, "cross_entropy", "sgd",
                                               7, 8, 1, momentum=0.9, weight_decay=0.01)
         manifest = self.manifest("sgd")
+        self.assertEqual(manifest["kind"], "watch")
+        # diff and merge take recordings; a watch run is named as one (its manifest says so)
+        _, err = run("diff", self.path("sgd"), self.path("sgd"), code=3)
+        self.assertIn("a watch run, not a recording", err)
         self.assertEqual(manifest["recorded_steps"], list(range(1, 8)))
         self.assertIsNone(manifest["stopped"])
         for got, want in zip(manifest["losses"], losses, strict=True):

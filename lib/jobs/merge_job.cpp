@@ -43,7 +43,7 @@ void run_merge_job(const MergeJob& job) {
   log::debug("timing: tensors ", log::seconds(clock.lap()), " s");
   write_file_atomic(run_paths::stats_json(dir.path()), stats_json(layers).dump(1) + "\n");
   write_file_atomic(run_paths::stats_csv(dir.path()), stats_csv(layers));
-  write_file_atomic(run_paths::manifest(dir.path()), merged_manifest(runs).dump(2) + "\n");
+  write_run_manifest(dir.path(), merged_manifest(runs));
   dir.commit();
 }
 

@@ -38,11 +38,8 @@ WatchOutcome run_watch_job(const WatchJob& job) {
   StepSeries series(outputs.dir(), outputs.events());
   Training training(*session.model, job.record, train, outputs.dir());
   const auto stopped = training.run(batches, series, job.progress);
-  write_file_atomic(
-      run_paths::manifest(outputs.dir()),
-      watch_manifest_json({model, job.inputs, sources, job.record, train, training, stopped})
-              .dump(2) +
-          "\n");
+  write_run_manifest(outputs.dir(), watch_manifest({model, job.inputs, sources, job.record, train,
+                                                    training, stopped}));
   if (!stopped && !job.save_model.empty()) session.model->save(job.save_model);
   outputs.commit();
   return {train.steps, stopped};

@@ -32,7 +32,7 @@ json merged_layers(const std::vector<ShardRun>& shards) {
 
 }  // namespace
 
-json merged_manifest(const std::vector<ShardRun>& shards) {
+RunManifest merged_manifest(const std::vector<ShardRun>& shards) {
   json m = shards.front().run.manifest;
   json merged_from = json::array(), kept = json::array(), first_nonfinite;
   int64_t batches_before = 0;
@@ -53,7 +53,7 @@ json merged_manifest(const std::vector<ShardRun>& shards) {
   m["kept_batches"] = std::move(kept);
   m["first_nonfinite"] = std::move(first_nonfinite);
   m["layers"] = merged_layers(shards);
-  return m;
+  return {RunKind::recording, std::move(m)};
 }
 
 }  // namespace modrec

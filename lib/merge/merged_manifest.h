@@ -14,10 +14,11 @@
 #include <vector>
 
 #include "merge/shard_run.h"
+#include "rundir/run_manifest.h"
 
 namespace modrec {
 
 // `shards`: every shard run, in shard order.
-nlohmann::json merged_manifest(const std::vector<ShardRun>& shards);
+RunManifest merged_manifest(const std::vector<ShardRun>& shards);
 
 }  // namespace modrec

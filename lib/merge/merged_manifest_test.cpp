@@ -31,7 +31,7 @@ ShardRun part(int64_t index, std::vector<int64_t> kept, json nonfinite = nullptr
 
 TEST_CASE("the merged manifest is the whole's: no shard, every sample, batches numbered in order") {
   const json nonfinite = {{"batch", 2}, {"label", "1-1"}, {"path", "fc"}, {"capture", "output"}};
-  const json m = merged_manifest({part(0, {1, 2}), part(1, {}), part(2, {2}, nonfinite)});
+  const json m = merged_manifest({part(0, {1, 2}), part(1, {}), part(2, {2}, nonfinite)}).fields;
   CHECK(m.at("shard").is_null());
   CHECK(m.at("merged_from") == json{"s0", "s1", "s2"});
   CHECK(m.at("samples") == 10);
@@ -45,19 +45,20 @@ TEST_CASE("the merged manifest is the whole's: no shard, every sample, batches n
 }
 
 TEST_CASE("concatenated captures' shapes add up along dim 0, from the shards that recorded") {
-  const json m = merged_manifest({part(0, {1}), part(1, {}), part(2, {1})});
+  const json m = merged_manifest({part(0, {1}), part(1, {}), part(2, {1})}).fields;
   const json& captures = m.at("layers").at(0).at("captures");
   CHECK(captures.at("output").at("shapes") == json{{7, 4}, {7}});  // shards 0 and 2: 3 + 4
   CHECK(captures.at("param").at("shapes") == json{{4, 4}});
 }
 
 TEST_CASE("reduced captures keep their shape") {
-  const json m = merged_manifest({part(0, {1}, nullptr, "sum"), part(1, {1}, nullptr, "sum")});
+  const json m =
+      merged_manifest({part(0, {1}, nullptr, "sum"), part(1, {1}, nullptr, "sum")}).fields;
   CHECK(m.at("layers").at(0).at("captures").at("output").at("shapes") == json{{3, 4}, {3}});
 }
 
 TEST_CASE("shards that all kept nothing merge to no layers") {
-  const json m = merged_manifest({part(0, {}), part(1, {}), part(2, {})});
+  const json m = merged_manifest({part(0, {}), part(1, {}), part(2, {})}).fields;
   CHECK(m.at("layers").empty());
   CHECK(m.at("batches") == 0);
   CHECK(m.at("first_nonfinite").is_null());

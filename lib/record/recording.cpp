@@ -209,11 +209,8 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
   if (kept_.empty() && options_.when.kind != When::Kind::always)
     log::warn("--when ", options_.when.text, " kept no batch: nothing was recorded");
   warn_no_gradient(layers);
-  const std::string manifest =
-      manifest_json({model, inputs, batches, options_, kept_, first_nonfinite_, layers}).dump(2) +
-      "\n";
-  write_file_atomic(run_paths::manifest(dir_), manifest);
-  return manifest;
+  return write_run_manifest(
+      dir_, record_manifest({model, inputs, batches, options_, kept_, first_nonfinite_, layers}));
 }
 
 }  // namespace modrec

@@ -91,7 +91,7 @@ json report_data(const ReportRun& run, const DeadLayerRule& rule) {
   for (double loss : run.losses) losses.push_back(loss);
   const json& model = run.manifest.contains("model") ? run.manifest["model"] : json::object();
   return {{"path", run.path},
-          {"kind", run.kind},
+          {"kind", run.kind == RunKind::watch ? "watch" : "record"},
           {"model", model.value("path", "")},
           {"steps_run", run.losses.size()},
           {"step", run.step},

@@ -26,7 +26,7 @@ RunLayer layer(const std::string& label, RunningStats output) {
 }
 
 ReportRun record_run(std::vector<RunLayer> layers) {
-  return {"run", "record", json::object(), std::move(layers), 0, {}, {}};
+  return {"run", RunKind::recording, json::object(), std::move(layers), 0, {}, {}};
 }
 
 }  // namespace
@@ -64,7 +64,7 @@ TEST_CASE("the page's data flags dead layers and layers with NaN or Inf") {
 
 TEST_CASE("a watch run's data holds one line per layer and capture, in call order") {
   ReportRun run = record_run({layer("1-2", stats({1, 2})), layer("1-1", stats({1, 3}))});
-  run.kind = "watch";
+  run.kind = RunKind::watch;
   run.series["1-1"]["output"] = {{1, 0.5, 1}, {2, std::nan(""), 1}};
   run.series["1-2"]["output"] = {{1, 0.25, 1}, {2, 0.125, 1}};
   run.losses = {1.5, std::nan("")};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rundir/run_dir.h"
+#include "rundir/run_manifest.h"
 
 namespace modrec {
 
@@ -19,7 +20,7 @@ struct StepPoint {
 
 struct ReportRun {
   std::string path;
-  std::string kind;              // "record" or "watch"
+  RunKind kind;                  // as the manifest states (none: a recording)
   nlohmann::json manifest;       // {} when absent
   std::vector<RunLayer> layers;  // in call order, captures in the contract's order
   int64_t step = 0;              // watch: the step `layers` shows (the last recorded)
@@ -28,8 +29,8 @@ struct ReportRun {
   std::vector<double> losses;  // watch: per step run
 };
 
-// Throws Error(bad_input, ..., <file>) when the directory holds neither stats.json nor
-// steps.jsonl, or they are not in the format.
+// The run's kind from its manifest (a directory without one is a recording); throws
+// Error(bad_input, ..., <file>) when the files of that kind are missing or not in the format.
 ReportRun read_report_run(const std::string& path);
 
 }  // namespace modrec

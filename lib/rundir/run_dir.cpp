@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/captures.h"
+#include "rundir/run_manifest.h"
 #include "rundir/run_paths.h"
 #include "util/error.h"
 #include "util/regular_file.h"
@@ -178,13 +179,16 @@ std::vector<LayerRef> RunDir::refs() const {
 RunDir read_run_dir(const std::string& path) {
   if (!fs::is_directory(path))
     throw Error(Exit::bad_input, "no recording directory", path, kRecordHint);
+  std::optional<RunManifest> manifest = read_run_manifest(path);
+  if (manifest && manifest->kind == RunKind::watch)
+    throw Error(Exit::bad_input, "a watch run, not a recording: its statistics are per step", path,
+                kRecordHint);
   RunDir run{path, {}, nullptr};
   const fs::path stats = run_paths::stats_json(path);
   run.layers = read_layers(read_run_json(stats.string()), stats);
-  const fs::path manifest = run_paths::manifest(path);
-  if (!fs::exists(manifest)) return run;
-  run.manifest = read_run_json(manifest.string());
-  attach_files(run, run.manifest, manifest);
+  if (!manifest) return run;
+  run.manifest = std::move(manifest->fields);
+  attach_files(run, run.manifest, run_paths::manifest(path));
   return run;
 }
 

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "load/version.h"
-#include "rundir/manifest_header.h"
 #include "arguments/input_manifest.h"
 
 namespace modrec {
@@ -58,18 +57,19 @@ nlohmann::json inputs_json(const WatchedRun& run) {
 
 }  // namespace
 
-nlohmann::json watch_manifest_json(const WatchedRun& run) {
+RunManifest watch_manifest(const WatchedRun& run) {
   nlohmann::json losses = nlohmann::json::array();
   for (double loss : run.training.losses())
     losses.push_back(std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json(nullptr));
-  nlohmann::json manifest = manifest_header({modrec_version(), libtorch_version(), run.model.path});
-  manifest.update({{"command", "watch"},
-                   {"inputs", inputs_json(run)},
-                   {"shard", shard_json(run.inputs.shard, run.data.range())},
-                   {"options", options_json(run)},
-                   {"losses", losses},
-                   {"recorded_steps", run.training.recorded()},
-                   {"stopped", stopped_json(run.stopped)}});
+  RunManifest manifest =
+      new_run_manifest(RunKind::watch, {modrec_version(), libtorch_version(), run.model.path});
+  manifest.fields.update({{"command", "watch"},
+                          {"inputs", inputs_json(run)},
+                          {"shard", shard_json(run.inputs.shard, run.data.range())},
+                          {"options", options_json(run)},
+                          {"losses", losses},
+                          {"recorded_steps", run.training.recorded()},
+                          {"stopped", stopped_json(run.stopped)}});
   return manifest;
 }
 

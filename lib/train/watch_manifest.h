@@ -1,13 +1,13 @@
 // manifest.json of a `watch` directory (docs/run-dir.md): the model, data and settings, the loss
 // of every step run, which steps were recorded, and where a non-finite loss stopped training.
 #pragma once
-#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <vector>
 
 #include "load/load_options.h"
 #include "record/record_options.h"
+#include "rundir/run_manifest.h"
 #include "arguments/input_batches.h"
 #include "train/train_options.h"
 #include "train/training.h"
@@ -24,6 +24,7 @@ struct WatchedRun {
   const std::optional<TrainingStop>& stopped;
 };
 
-nlohmann::json watch_manifest_json(const WatchedRun& run);
+// A watch run's manifest (RunKind::watch).
+RunManifest watch_manifest(const WatchedRun& run);
 
 }  // namespace modrec

@@ -1,7 +1,6 @@
 #include "record/output/manifest.h"
 
 #include "load/version.h"
-#include "rundir/manifest_header.h"
 #include "rundir/run_dir.h"
 #include "tensor_files/dtype.h"
 #include "arguments/input_manifest.h"
@@ -96,18 +95,19 @@ nlohmann::json layers_json(const std::vector<LayerRecording>& layers) {
 
 }  // namespace
 
-nlohmann::json manifest_json(const RecordManifest& run) {
-  nlohmann::json manifest = manifest_header({modrec_version(), libtorch_version(), run.model.path});
-  manifest.update({{"inputs", inputs_json(run)},
-                   {"options", options_json(run)},
-                   {"batches", run.batches.size()},
-                   {"kept_batches", run.batches},
-                   {"first_nonfinite", nonfinite_json(run.first_nonfinite)},
-                   {"shard", shard_json(run.inputs.shard, run.batches_run.range())},
-                   {"samples", run.batches_run.range().size()},
-                   {"total_samples",
-                    or_null(run.batches_run.total_samples() >= 0, run.batches_run.total_samples())},
-                   {"layers", layers_json(run.layers)}});
+RunManifest record_manifest(const RecordManifest& run) {
+  RunManifest manifest =
+      new_run_manifest(RunKind::recording, {modrec_version(), libtorch_version(), run.model.path});
+  manifest.fields.update({{"inputs", inputs_json(run)},
+                          {"options", options_json(run)},
+                          {"batches", run.batches.size()},
+                          {"kept_batches", run.batches},
+                          {"first_nonfinite", nonfinite_json(run.first_nonfinite)},
+                          {"shard", shard_json(run.inputs.shard, run.batches_run.range())},
+                          {"samples", run.batches_run.range().size()},
+                          {"total_samples", or_null(run.batches_run.total_samples() >= 0,
+                                                    run.batches_run.total_samples())},
+                          {"layers", layers_json(run.layers)}});
   return manifest;
 }
 

@@ -1,8 +1,6 @@
 // manifest.json of a recording directory (format: docs/run-dir.md): what was run (model, inputs,
 // options, batches) and, per recorded layer, its captures' files, shapes and dtypes.
 #pragma once
-#include <nlohmann/json.hpp>
-
 #include <optional>
 #include <vector>
 
@@ -10,6 +8,7 @@
 #include "record/accumulate/layer_recording.h"
 #include "record/pass/nonfinite.h"
 #include "record/record_options.h"
+#include "rundir/run_manifest.h"
 #include "arguments/input_batches.h"
 
 namespace modrec {
@@ -24,6 +23,7 @@ struct RecordManifest {
   const std::vector<LayerRecording>& layers;             // their files written (write_tensor_files)
 };
 
-nlohmann::json manifest_json(const RecordManifest& run);
+// A recording's manifest (RunKind::recording).
+RunManifest record_manifest(const RecordManifest& run);
 
 }  // namespace modrec
