@@ -181,8 +181,10 @@ NOTED_CAPTURES = {
     "TransformerEncoderNet": ("output", "grad_output"),
     "MHAKwargsNet": ("output", "grad_output"),  # attn(x, x, x) too
     # The Identity returns its argument itself, and the caller uses both (y + h): one graph
-    # value, which the notes cannot split into the call's result and its argument; Twice
-    # returns y twice and u, tanh(u), all of one shape: which graph value is which is not told.
+    # value, which the notes cannot split into the call's result and its argument, so modrec
+    # refuses its grad_input and grad_output (ExportNotes, test_gradients_of_an_identity_...);
+    # Twice returns y twice and u, tanh(u), all of one shape: which graph value is which is not
+    # told.
     "AliasingNet": ("input",),
     # `out, _ = self.lstm(x)`: the unused (h_n, c_n) are no graph value, so its output is `out`
     "SeqClassifier": ("input", "grad_input", "grad_output"),
@@ -264,17 +266,21 @@ class ExportNotes(RecordComparison):
         self.assertEqual(out, want)
         self.assertEqual(err, "")
 
-    def test_captures_of_calls_that_run_no_operator_equal_eager_hooks(self):
-        model, x, path, xfile = self.pass_through()
-        out = self.record(path, [xfile])
+    def assert_equal_eager_hooks(self, out, model, inputs, captures=CAPTURES, skip=()):
+        """Each capture of every layer of the run `out` equals eager hooks' on `model` (the loss:
+        the sum of its result), but those `skip` names as (path, capture). Returns the
+        manifest's layers."""
         hooks = oracle.RecordCapture(set(range(100)))  # every call
-        rows, result = oracle.trace(model, (x,), True, capture=hooks)
+        rows, result = oracle.trace(model, inputs, True, capture=hooks)
         result.sum().backward()
         with open(os.path.join(out, "manifest.json")) as f:
             layers = json.load(f)["layers"]
-        self.assertEqual([l["path"] for l in layers], [r.path for r in rows if r.call_index is not None])
-        for layer, row in zip(layers, (r for r in rows if r.call_index is not None)):
-            for capture in ("input", "output", "grad_input", "grad_output"):
+        called = [r for r in rows if r.call_index is not None]
+        self.assertEqual([l["path"] for l in layers], [r.path for r in called])
+        for layer, row in zip(layers, called):
+            for capture in captures:
+                if (row.path, capture) in skip:
+                    continue
                 got = load_pt(os.path.join(out, "tensors", layer["label"], capture + ".pt"))
                 want = [t for t in hooks.calls[row.call_index][capture] if t is not None]
                 got = [t for t in got if isinstance(t, torch.Tensor)]
@@ -282,6 +288,65 @@ class ExportNotes(RecordComparison):
                 for g, w in zip(got, want):
                     self.assertTrue(torch.allclose(g, w, rtol=1e-5, atol=1e-6),
                                     (layer["label"], capture))
+        return layers
+
+    def test_captures_of_calls_that_run_no_operator_equal_eager_hooks(self):
+        # skip, an Identity, returns stem's result, which the graph uses once (blocks.0's relu):
+        # that use is the Identity's result's, so its gradients are told, none refused.
+        model, x, path, xfile = self.pass_through()
+        layers = self.assert_equal_eager_hooks(self.record(path, [xfile]), model, (x,))
+        self.assertEqual([l["path"] for l in layers if any("no_gradient" in c for c in
+                                                            l["captures"].values())], [])
+
+    def test_gradients_of_an_identity_whose_argument_is_also_used_are_refused(self):
+        # AliasingNet's `y = self.ident(h)`, then `... + y + h`: the archive has one value for
+        # the Identity's argument and result (fc's), used three times, and which uses are the
+        # result's is not told. Eager hooks see the result's gradient only; the graph would give
+        # every use's. modrec refuses them (docs/export-notes.md, Not told).
+        name = "AliasingNet"
+        out = os.path.join(tempfile.mkdtemp(prefix="rec-"), "run")
+        self.addCleanup(shutil.rmtree, os.path.dirname(out))
+        _, err = run("record", exported_with_notes(name), "--input", sample_input(name),
+                     "--layers", "all", "--capture", "grad_input,grad_output", "--out", out)
+        # Every other gradient is eager hooks'; Twice's four results, of one shape, are the
+        # graph's three values (NOTED_CAPTURES), so its grad_output is not compared.
+        layers = self.assert_equal_eager_hooks(
+            out, eager(name), oracle.load_inputs(name, [sample_input(name)]),
+            ("grad_input", "grad_output"),
+            skip={("ident", "grad_input"), ("ident", "grad_output"), ("twice", "grad_output")})
+        with open(os.path.join(out, "stats.json")) as f:
+            stats = json.load(f)["layers"]
+        refused = {(l["label"], c): e["no_gradient"] for l in layers
+                   for c, e in l["captures"].items() if "no_gradient" in e}
+        ident = next(l["label"] for l in layers if l["path"] == "ident")
+        self.assertEqual(set(refused), {(ident, "grad_input"), (ident, "grad_output")})
+        reason = refused[(ident, "grad_input")][0]["reason"]
+        self.assertIn("ident's argument and result are one value of the .pt2 graph", reason)
+        self.assertIn("used 3 times", reason)
+        for capture in ("grad_input", "grad_output"):
+            self.assertEqual(refused[(ident, capture)], [{"at": "", "through": [], "reason": reason}])
+            self.assertFalse(os.path.exists(os.path.join(out, "tensors", ident, capture + ".pt")))
+        for layer, layer_stats in zip(layers, stats):
+            self.assertEqual(layer_stats.get("no_gradient", {}),
+                             {c: e["no_gradient"] for c, e in layer["captures"].items()
+                              if "no_gradient" in e})
+        warnings = [l for l in err.splitlines() if "not recorded" in l]
+        self.assertEqual(warnings, ["modrec: warning: 2 gradients not recorded, listed under "
+                                    "no_gradient in manifest.json and stats.json: " + reason])
+        # check and diff list them as not recorded, neither failing them nor passing them as 0.
+        report = json.loads(run("check", out, "--format", "json")[0])
+        self.assertEqual({(n["label"], n["element"], n["reason"]) for n in report["not_recorded"]},
+                         {(ident, "grad_input", reason), (ident, "grad_output", reason)})
+        self.assertIn(f"not recorded: {ident} ident grad_input: {reason}", run("check", out)[0])
+        scripted = self.record(sample(name), [sample_input(name)],
+                               captures=("grad_input", "grad_output"))
+        self.addCleanup(shutil.rmtree, os.path.dirname(scripted))
+        diff = json.loads(run("diff", scripted, out, "--format", "json", code=None)[0])
+        not_recorded = {(t["label"], t["capture"]): t for t in diff["tensors"] if t["not_recorded"]}
+        self.assertEqual(set(not_recorded), {(ident, "grad_input"), (ident, "grad_output")})
+        for t in not_recorded.values():
+            self.assertEqual(t["not_recorded"], "no gradient in RUN_B: " + reason)
+            self.assertTrue(t["passed"])
 
     def test_captures_equal_eager_hooks(self):
         # MultiOutputDictNet: its submodule's dict, in eager forward's structure; NotedCallsNet:

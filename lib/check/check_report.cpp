@@ -30,7 +30,7 @@ std::string not_recorded_lines(const CheckResult& r, bool bullet) {
   std::string out;
   for (const NotRecorded& n : r.not_recorded)
     out += std::string(bullet ? "- " : "") + "not recorded: " + n.layer.label + " " + n.layer.path +
-           " " + n.element + ": no gradient flows back through " + join(n.through, ", ") + "\n";
+           " " + n.element + ": " + n.refused.why() + "\n";
   return out;
 }
 
@@ -48,11 +48,13 @@ json check_json(const CheckResult& result, const std::string& run_path) {
                           {"value", v.value},
                           {"limit", v.limit}});
   json not_recorded = json::array();
-  for (const NotRecorded& n : result.not_recorded)
+  for (const NotRecorded& n : result.not_recorded) {
     not_recorded.push_back({{"label", n.layer.label},
                             {"path", n.layer.path},
                             {"element", n.element},
-                            {"through", n.through}});
+                            {"through", n.refused.through}});
+    if (!n.refused.reason.empty()) not_recorded.back()["reason"] = n.refused.reason;
+  }
   return {{"run", run_path},
           {"passed", result.violations.empty()},
           {"not_recorded", not_recorded},

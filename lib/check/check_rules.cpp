@@ -47,7 +47,7 @@ CheckResult check_run(const RunDir& run, const CheckRules& rules, const RunScope
         check_tensor({layer.ref, capture, tensor, result.violations}, rules);
       }
       for (const NoGradient& g : capture.no_gradient)
-        result.not_recorded.push_back({layer.ref, capture.element(g), g.through});
+        result.not_recorded.push_back({layer.ref, capture.element(g), g});
     }
   }
   return result;

@@ -31,8 +31,8 @@ struct Violation {
 // A gradient the run could not record (RunCapture::no_gradient): no rule applies to it.
 struct NotRecorded {
   LayerRef layer;
-  std::string element;               // "grad_output[0]"
-  std::vector<std::string> through;  // the operators without a derivative
+  std::string element;  // "grad_output[0]"
+  NoGradient refused;   // the operators without a derivative, or the reason
 };
 
 struct CheckResult {

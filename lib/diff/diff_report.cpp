@@ -58,9 +58,11 @@ std::string verdict(const RunDiff& diff, const DiffHeading& h) {
                     [](const TensorDiff& d) { return !d.not_recorded.empty(); });
   const size_t compared = diff.tensors.size() - unrecorded;
   const std::string tol = tolerance_text(h.tol);
+  // Why each was not recorded (no derivative on its way, or untold) is its status.
   const std::string runs =
       " (" + h.run_a + " vs " + h.run_b + ")" +
-      (unrecorded ? "; " + std::to_string(unrecorded) + " gradients not recorded (no derivative)"
+      (unrecorded ? "; " + std::to_string(unrecorded) +
+                        (unrecorded == 1 ? " gradient" : " gradients") + " not recorded"
                   : "");
   if (failed == 0)
     return "diff passed: " + std::to_string(compared) + " tensors within " + tol + runs;

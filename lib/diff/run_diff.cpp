@@ -42,8 +42,8 @@ bool refused(const RunCapture& c, const std::string& at) {
 TensorDiff not_recorded(const RunLayer& la, const RunCapture& refusing, const NoGradient& g,
                         const RunCapture& other, bool in_a) {
   TensorDiff d{la.ref, refusing.name, -1, refusing.element(g), "-", {}, {}, std::nullopt, "", ""};
-  d.not_recorded = std::string("no gradient in ") + (in_a ? "RUN_A" : "RUN_B") + ": through " +
-                   join(g.through, ", ");
+  d.not_recorded = std::string("no gradient in ") + (in_a ? "RUN_A" : "RUN_B") + ": " +
+                   (g.through.empty() ? g.reason : "through " + join(g.through, ", "));
   for (const auto& t : other.tensors)
     if (t.at == g.at) {
       d.tensor = t.index;

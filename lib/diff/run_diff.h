@@ -20,8 +20,8 @@ struct TensorDiff {
   std::vector<int64_t> shape_a, shape_b;
   std::optional<ValueDiff> values;  // none when the tensors cannot be compared
   std::string problem;              // a structural difference: shapes, module path, NaN counts
-  // A gradient one run could not record (no derivative on its way: RunCapture::no_gradient):
-  // not compared, and no difference. Says which run and through which operators.
+  // A gradient one run could not record (RunCapture::no_gradient: no derivative on its way, or
+  // untold): not compared, and no difference. Says which run, and the operators or the reason.
   std::string not_recorded;
 
   bool passed() const {

@@ -1,6 +1,7 @@
 #include "model/captures.h"
 
 #include "util/error.h"
+#include "util/text.h"
 
 namespace modrec {
 
@@ -58,6 +59,10 @@ std::vector<Capture> CaptureSet::list() const {
   if (param) out.push_back(Capture::param);
   if (param_grad) out.push_back(Capture::param_grad);
   return out;
+}
+
+std::string NoGradient::why() const {
+  return through.empty() ? reason : "no gradient flows back through " + join(through, ", ");
 }
 
 }  // namespace modrec

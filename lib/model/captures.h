@@ -30,12 +30,18 @@ struct CaptureSet {
   bool any_grad() const { return grad_input || grad_output || param_grad; }
 };
 
-// A gradient that was not recorded because it would pass through operators without a derivative
-// (LibTorch's autograd passes nothing back through them): what it would have been is unknown, not
-// zero.
+// A gradient that was not recorded because what it would have been is unknown (not zero): it
+// would pass through operators without a derivative (LibTorch's autograd passes nothing back
+// through them), or the model cannot tell it from other uses' gradients (`reason`: a .pt2
+// archive's call whose argument and result are one graph value, instrument/pt2/untold_gradients.h).
 struct NoGradient {
   std::string at;  // the tensor's place in the capture's value ("1.0"); a parameter's name
   std::vector<std::string> through;  // the operators, sorted
+  std::string reason;                // when `through` is empty: why it is unknown
+
+  // Why it was not recorded, as check says it: "no gradient flows back through OPS", or the
+  // reason.
+  std::string why() const;
 };
 
 }  // namespace modrec

@@ -172,21 +172,31 @@ std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IVal
 
 namespace {
 
-// One warning for every gradient refused (recorder.h, refuse_blocked), naming the operators.
+std::string not_recorded(size_t gradients) {
+  return std::to_string(gradients) + (gradients == 1 ? " gradient" : " gradients") +
+         " not recorded, listed under no_gradient in manifest.json and stats.json";
+}
+
+// One warning for the gradients refused through operators without a derivative (recorder.h,
+// refuse_blocked), naming the operators; one for those the model cannot tell
+// (CallHooks::untold_gradients), with the reasons.
 void warn_no_gradient(const std::vector<LayerRecording>& layers) {
-  std::set<std::string> ops;
-  size_t refused = 0;
+  std::set<std::string> ops, reasons;
+  size_t blocked = 0, untold = 0;
   for (const auto& layer : layers)
     for (const auto& c : layer.captures)
       for (const NoGradient& g : c.sink.no_gradient()) {
         ops.insert(g.through.begin(), g.through.end());
-        ++refused;
+        if (!g.reason.empty()) reasons.insert(g.reason);
+        ++(g.through.empty() ? untold : blocked);
       }
-  if (ops.empty()) return;
-  log::warn("no gradient flows back through ",
-            join(std::vector<std::string>(ops.begin(), ops.end()), ", "),
-            " (no derivative in LibTorch): ", refused, refused == 1 ? " gradient" : " gradients",
-            " not recorded, listed under no_gradient in manifest.json and stats.json");
+  if (blocked)
+    log::warn("no gradient flows back through ",
+              join(std::vector<std::string>(ops.begin(), ops.end()), ", "),
+              " (no derivative in LibTorch): ", not_recorded(blocked));
+  if (untold)
+    log::warn(not_recorded(untold), ": ",
+              join(std::vector<std::string>(reasons.begin(), reasons.end()), "; "));
 }
 
 }  // namespace

@@ -129,16 +129,21 @@ std::string index_path(const std::string& at) {
   return out;
 }
 
+// "reason" only where there is one: runs refused for operators alone read as before.
 json no_gradient_json(const std::vector<NoGradient>& refused) {
   json out = json::array();
-  for (const NoGradient& g : refused) out.push_back({{"at", g.at}, {"through", g.through}});
+  for (const NoGradient& g : refused) {
+    out.push_back({{"at", g.at}, {"through", g.through}});
+    if (!g.reason.empty()) out.back()["reason"] = g.reason;
+  }
   return out;
 }
 
 std::vector<NoGradient> read_no_gradient(const json& j) {
   std::vector<NoGradient> out;
   for (const json& g : j)
-    out.push_back({g.at("at").get<std::string>(), g.at("through").get<std::vector<std::string>>()});
+    out.push_back({g.at("at").get<std::string>(), g.at("through").get<std::vector<std::string>>(),
+                   g.value("reason", "")});
   return out;
 }
 

@@ -28,7 +28,7 @@ struct RunCapture {
   std::string name;  // input, output, grad_input, grad_output
   std::vector<RunTensor> tensors;
   std::vector<std::string> files;  // saved tensors, full paths; empty with --save none
-  // Gradients not recorded: they would pass through operators without a derivative.
+  // Gradients not recorded: unknown (through operators without a derivative, or untold).
   std::vector<NoGradient> no_gradient;
 
   // How tables and JSON name a tensor of the capture: "output[1][0]", "param.weight", "output"

@@ -57,7 +57,8 @@ TEST_CASE("places in nested values and refused gradients read back, named as Pyt
   out.tensors[0].at = "0";
   out.tensors[1].at = "1.cls.0";
   RunCapture& grad = written[1].captures[1];
-  grad.no_gradient = {{"1", {"aten::quantized_lstm", "quantized::linear_dynamic"}}};
+  grad.no_gradient = {{"1", {"aten::quantized_lstm", "quantized::linear_dynamic"}},
+                      {"0", {}, "its argument and result are one value"}};
   ScratchDir dir;
   std::ofstream((dir.path / "stats.json").string()) << stats_json(written).dump(1);
   const RunDir back = read_run_dir(dir.path.string());
@@ -68,10 +69,14 @@ TEST_CASE("places in nested values and refused gradients read back, named as Pyt
   CHECK(param.element(param.tensors[0]) == "param.bias");
   const RunCapture& g = back.layers[1].captures[1];
   CHECK(g.element(g.tensors[0]) == "grad_output");  // a lone tensor
-  REQUIRE(g.no_gradient.size() == 1);
+  REQUIRE(g.no_gradient.size() == 2);
   CHECK(g.element(g.no_gradient[0]) == "grad_output[1]");
   CHECK(g.no_gradient[0].through ==
         std::vector<std::string>{"aten::quantized_lstm", "quantized::linear_dynamic"});
+  CHECK(g.no_gradient[0].why() ==
+        "no gradient flows back through aten::quantized_lstm, quantized::linear_dynamic");
+  CHECK(g.no_gradient[1].through.empty());
+  CHECK(g.no_gradient[1].why() == "its argument and result are one value");
   CHECK(back.layers[0].captures[0].no_gradient.empty());
 }
 

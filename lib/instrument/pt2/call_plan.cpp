@@ -6,6 +6,7 @@
 #include <set>
 
 #include "instrument/pt2/noted_calls.h"
+#include "instrument/pt2/untold_gradients.h"
 
 namespace modrec::pt2 {
 namespace {
@@ -201,7 +202,10 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree, const Export
   CallPlan plan = plan_nodes(program.nodes, attributes, {}, tree, [&](FlowPass& flow) {
     for (const OutputSpec& out : program.outputs) flow.graph_output(out.value, out.user);
   });
-  return notes ? with_noted_calls(std::move(plan), program, tree, *notes) : plan;
+  if (!notes) return plan;
+  CallPlan noted = with_noted_calls(std::move(plan), program, tree, *notes);
+  mark_untold_gradients(noted, program, tree);
+  return noted;
 }
 
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,

@@ -28,6 +28,8 @@ struct PlannedCall {
   // hx=None, a flag, a tuple of states): those arguments in order, as the notes write values,
   // each tensor {"value": name} (one of `inputs`); null: the call's arguments are `inputs`.
   nlohmann::json in_spec;
+  // Non-empty: why the graph cannot tell the call's gradients (untold_gradients.h).
+  std::string untold_gradients;
 };
 
 // A call that starts (`enter`) or ends.
@@ -49,8 +51,9 @@ struct CallPlan {
   std::vector<std::map<std::string, std::string>> sources;
 };
 
-// With `notes` (modrec.export's), also the calls that ran no operator; notes that do not match
-// the graph are one warning and left out.
+// With `notes` (modrec.export's), also the calls that ran no operator, and which of those have
+// gradients the graph cannot tell (untold_gradients.h); notes that do not match the graph are one
+// warning and left out.
 CallPlan plan_calls(const Program& program, const ModuleTree& tree,
                     const ExportNotes* notes = nullptr);
 

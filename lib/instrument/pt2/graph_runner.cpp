@@ -175,7 +175,8 @@ class GraphRun {
   }
 
   // As TorchScript's instrumentation does: enter sees the arguments, then (route_tensor_args)
-  // each tensor argument passes through route, and the call's nodes see what it returns.
+  // each tensor argument passes through route, and the call's nodes see what it returns. Between
+  // the two, a call whose gradients the graph cannot tell says so.
   void enter(int call) {
     const pt2::PlannedCall& planned = graph_.plan.calls[call];
     std::vector<c10::IValue> args;
@@ -191,6 +192,8 @@ class GraphRun {
     }
     ids_[call] = pass_.next_call++;
     pass_.hooks.enter(ids_[call], planned.module, args);
+    if (!planned.untold_gradients.empty())
+      pass_.hooks.untold_gradients(ids_[call], planned.untold_gradients);
     std::unordered_map<std::string, c10::IValue> routed;
     for (size_t i = 0; pass_.options.route_tensor_args && i < args.size(); ++i)
       if (args[i].isTensor())

@@ -26,8 +26,8 @@ CapturedValue gather(const c10::IValue& skeleton, const std::vector<GradientSlot
     const GradientSlot& slot = slots[i];
     if (slot.summary) out.tensors.push_back(*slot.summary);
     if (slot.stored) out.stored.push_back(*slot.stored);
-    if (!slot.blocked_by.empty() && i < places.size())
-      out.no_gradient.push_back({places[i], slot.blocked_by});
+    if ((!slot.blocked_by.empty() || !slot.untold.empty()) && i < places.size())
+      out.no_gradient.push_back({places[i], slot.blocked_by, slot.untold});
   }
   const at::Tensor mark = at::empty({0});  // where a gradient arrived; rebuild makes the rest None
   std::vector<at::Tensor> arrived;
@@ -42,6 +42,12 @@ bool has_repeats(const std::vector<at::Tensor>& tensors) {
     for (size_t j = 0; j < i; ++j)
       if (tensors[i].is_same(tensors[j])) return true;
   return false;
+}
+
+// A gradient of a call the model cannot tell is refused instead of hooked.
+bool refused_untold(const CapturedCall& call, GradientSlot& slot) {
+  slot.untold = call.untold;
+  return !call.untold.empty();
 }
 
 }  // namespace
@@ -140,9 +146,14 @@ void Recorder::refuse_blocked(NoDerivativeOps& ops, const at::Tensor& root) {
 at::Tensor Recorder::route(int, size_t argno, const at::Tensor& x) {
   CapturedCall* call = open_.empty() ? nullptr : open_.back();
   if (!call || !captures_.grad_input || !x.requires_grad() || !at::GradMode::is_enabled()) return x;
+  if (refused_untold(*call, call->grad_input[argno])) return x;
   at::Tensor routed = x.clone();
   hook(routed, call->grad_input, argno);
   return routed;
+}
+
+void Recorder::untold_gradients(int, const std::string& why) {
+  if (CapturedCall* call = open_.back()) call->untold = why;
 }
 
 c10::IValue Recorder::leave(int index, int, const c10::IValue& output) {
@@ -170,6 +181,7 @@ c10::IValue Recorder::route_outputs(CapturedCall& call, const c10::IValue& outpu
   return map_tensors(output, [&](const at::Tensor& t) {
     const size_t i = slot++;
     if (!t.requires_grad() || !at::GradMode::is_enabled()) return t;
+    if (refused_untold(call, call.grad_output[i])) return t;
     const bool keep = !repeated && unconsumed_since(t, call.started);
     at::Tensor routed = keep ? t : t.clone();
     hook(routed, call.grad_output, i);

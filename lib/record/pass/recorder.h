@@ -27,8 +27,9 @@ struct CapturedValue {
   // Where the tensors sit in the value (left undefined), with its non-tensor values (None where a
   // gradient never arrived). Gradients fill it only when saving.
   c10::IValue structure;
-  uint64_t order = 0;                   // when it was captured, on the Recorder's clock
-  std::vector<NoGradient> no_gradient;  // gradients refused (record/pass/no_derivative.h)
+  uint64_t order = 0;  // when it was captured, on the Recorder's clock
+  // Gradients refused (record/pass/no_derivative.h; CallHooks::untold_gradients).
+  std::vector<NoGradient> no_gradient;
 };
 
 // A gradient that may arrive during backward, for one tensor slot of a call.
@@ -39,6 +40,8 @@ struct GradientSlot {
   GradientEdge edge;                     // where the hook waits for it
   // Operators without a derivative on a way from the loss to here: the gradient is refused.
   std::vector<std::string> blocked_by;
+  // Non-empty: the model cannot tell it (CallHooks::untold_gradients), so it is refused unhooked.
+  std::string untold;
 };
 
 struct CapturedCall {
@@ -50,6 +53,7 @@ struct CapturedCall {
   size_t num_args = 0;
   std::vector<GradientSlot> grad_output;  // per tensor of the output, depth-first
   std::vector<GradientSlot> grad_input;   // per positional argument
+  std::string untold;                     // CallHooks::untold_gradients: why, for every slot
 };
 
 // The value of one capture of the call (not param, param_grad), once backward is done. A single
@@ -68,6 +72,8 @@ class Recorder : public CallHooks {
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override;
+  // The call's gradient slots are refused, listed under no_gradient with `why`.
+  void untold_gradients(int call, const std::string& why) override;
 
   // Before backward from `root`: every gradient hooked so far that would pass through an
   // operator without a derivative is refused (its hook records nothing; the capture lists it
