@@ -178,6 +178,7 @@ def torchinfo_here(name, *args):
 # cannot tell the graph's values apart (docs/export-notes.md, Not told):
 NOTED_CAPTURES = {
     # nn.TransformerEncoderLayer's self_attn(x, x, x): one graph value, three eager arguments
+    # (its grad_input refused: test_input_gradients_of_a_call_given_one_tensor_several_times_...)
     "TransformerEncoderNet": ("output", "grad_output"),
     "MHAKwargsNet": ("output", "grad_output"),  # attn(x, x, x) too
     # The Identity returns its argument itself, and the caller uses both (y + h): one graph
@@ -347,6 +348,32 @@ class ExportNotes(RecordComparison):
         for t in not_recorded.values():
             self.assertEqual(t["not_recorded"], "no gradient in RUN_B: " + reason)
             self.assertTrue(t["passed"])
+
+    def test_input_gradients_of_a_call_given_one_tensor_several_times_are_refused(self):
+        # TransformerEncoderLayer's self_attn(x, x, x): eager hooks see the gradient of each of
+        # the three arguments apart; the archive has one value, whose gradient sums them. modrec
+        # refuses those grad_input (docs/export-notes.md, Not told); every other gradient, the
+        # attention's grad_output included, is eager hooks'.
+        name = "TransformerEncoderNet"
+        out = os.path.join(tempfile.mkdtemp(prefix="rec-"), "run")
+        self.addCleanup(shutil.rmtree, os.path.dirname(out))
+        _, err = run("record", exported_with_notes(name), "--input", sample_input(name),
+                     "--layers", "all", "--capture", "grad_input,grad_output", "--out", out)
+        attention = {f"encoder.layers.{i}.self_attn" for i in range(2)}
+        layers = self.assert_equal_eager_hooks(
+            out, eager(name), oracle.load_inputs(name, [sample_input(name)]),
+            ("grad_input", "grad_output"), skip={(p, "grad_input") for p in attention})
+        refused = {(l["path"], c): e["no_gradient"] for l in layers
+                   for c, e in l["captures"].items() if "no_gradient" in e}
+        # layer 0's attention takes the model's input, which needs no gradient: nothing to refuse
+        self.assertEqual(set(refused), {("encoder.layers.1.self_attn", "grad_input")})
+        reason = ("encoder.layers.1.self_attn is given one tensor several times, one value of the "
+                  ".pt2 graph: its gradient would sum every argument's, where eager hooks see each "
+                  "apart")
+        self.assertEqual(refused[("encoder.layers.1.self_attn", "grad_input")],
+                         [{"at": "0", "through": [], "reason": reason}])
+        self.assertIn("1 gradient not recorded, listed under no_gradient in manifest.json and "
+                      "stats.json: " + reason, err)
 
     def test_captures_equal_eager_hooks(self):
         # MultiOutputDictNet: its submodule's dict, in eager forward's structure; NotedCallsNet:

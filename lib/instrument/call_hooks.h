@@ -29,10 +29,12 @@ class CallHooks {
   // With InstrumentOptions::route_tensor_args: each Tensor argument of `call` passes through here
   // and the call sees what this returns (a hooked clone gives its module-local input gradient).
   virtual at::Tensor route(int call, size_t argno, const at::Tensor& x) { return x; }
-  // Right after enter(call), before its route()s: the model cannot give the call's gradients
-  // (grad_input, grad_output) as eager hooks would see them, for the reason `why` (a .pt2
-  // archive's call whose argument and result are one graph value: pt2/untold_gradients.h).
-  virtual void untold_gradients(int call, const std::string& why) {}
+  // Right after enter(call), before its route()s: the model cannot give the call's input
+  // gradients (grad_input) or output gradients (grad_output) as eager hooks would see them, for
+  // the reason given (empty: it can): a .pt2 archive's call whose argument and result are one
+  // graph value (pt2/untold_gradients.h), or that is given one tensor several times.
+  virtual void untold_gradients(int call, const std::string& inputs_why,
+                                const std::string& outputs_why) {}
 };
 
 }  // namespace modrec

@@ -27,8 +27,9 @@ class Tee : public CallHooks {
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override {
     return guarded([&] { return a_.route(call, argno, x); });
   }
-  void untold_gradients(int call, const std::string& why) override {
-    guarded([&] { a_.untold_gradients(call, why); });
+  void untold_gradients(int call, const std::string& inputs_why,
+                        const std::string& outputs_why) override {
+    guarded([&] { a_.untold_gradients(call, inputs_why, outputs_why); });
   }
   std::exception_ptr hook_error() const { return hook_error_; }
 

@@ -28,8 +28,9 @@ struct PlannedCall {
   // hx=None, a flag, a tuple of states): those arguments in order, as the notes write values,
   // each tensor {"value": name} (one of `inputs`); null: the call's arguments are `inputs`.
   nlohmann::json in_spec;
-  // Non-empty: why the graph cannot tell the call's gradients (untold_gradients.h).
-  std::string untold_gradients;
+  // Non-empty: why the graph cannot tell the call's input gradients (grad_input) and output
+  // gradients (grad_output) as eager hooks see them (untold_gradients.h, noted_calls.h).
+  std::string untold_inputs, untold_outputs;
 };
 
 // A call that starts (`enter`) or ends.

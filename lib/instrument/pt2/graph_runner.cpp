@@ -192,8 +192,8 @@ class GraphRun {
     }
     ids_[call] = pass_.next_call++;
     pass_.hooks.enter(ids_[call], planned.module, args);
-    if (!planned.untold_gradients.empty())
-      pass_.hooks.untold_gradients(ids_[call], planned.untold_gradients);
+    if (!planned.untold_inputs.empty() || !planned.untold_outputs.empty())
+      pass_.hooks.untold_gradients(ids_[call], planned.untold_inputs, planned.untold_outputs);
     std::unordered_map<std::string, c10::IValue> routed;
     for (size_t i = 0; pass_.options.route_tensor_args && i < args.size(); ++i)
       if (args[i].isTensor())

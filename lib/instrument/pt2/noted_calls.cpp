@@ -114,6 +114,20 @@ json arguments_spec(const NotedCall& call, const std::vector<std::string>& names
   return out;
 }
 
+// Why a call's input gradients cannot be told: eager forward gave it one tensor several times
+// (self-attention's attn(x, x, x)), so eager hooks see each argument's gradient apart, where the
+// graph has one value whose gradient sums them. Empty when each tensor is given once.
+std::string repeated_argument(const NotedCall& call) {
+  const std::vector<NotedTensor> args = tensors_of(call.args);
+  for (size_t i = 0; i < args.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (args[i].id == args[j].id && args[i].version == args[j].version)
+        return call.path +
+               " is given one tensor several times, one value of the .pt2 graph: its gradient "
+               "would sum every argument's, where eager hooks see each apart";
+  return "";
+}
+
 std::optional<std::string> value_in(const Side& side, const NotedTensor& t) {
   for (size_t i = 0; i < side.names.size(); ++i)
     if (side.tensors[i].id == t.id && side.tensors[i].version == t.version) return side.names[i];
@@ -218,18 +232,26 @@ class NotedPlan {
   }
 
   // A call the graph has, its result in eager forward's structure when its values are told; one
-  // without nodes, its tensors the graph values they are.
+  // without nodes, its tensors the graph values they are. Either's input gradients are untold
+  // when eager forward gave it one tensor several times.
   PlannedCall planned(size_t e) const {
-    if (match_[e] >= 0) {
-      PlannedCall call = plan_.calls[match_[e]];
-      call.parent = calls_[e].parent;
-      if (e > 0 && !out_[e].names.empty()) {
-        call.out_spec = spec_of(calls_[e].output);
-        if (!call.out_spec.is_null()) call.outputs = out_[e].names;
-      }
-      if (e > 0 && !in_[e].names.empty()) call.in_spec = arguments_spec(calls_[e], in_[e].names);
-      return call;
+    PlannedCall call = match_[e] >= 0 ? graph_call(e) : nodeless_call(e);
+    if (e > 0) call.untold_inputs = repeated_argument(calls_[e]);
+    return call;
+  }
+
+  PlannedCall graph_call(size_t e) const {
+    PlannedCall call = plan_.calls[match_[e]];
+    call.parent = calls_[e].parent;
+    if (e > 0 && !out_[e].names.empty()) {
+      call.out_spec = spec_of(calls_[e].output);
+      if (!call.out_spec.is_null()) call.outputs = out_[e].names;
     }
+    if (e > 0 && !in_[e].names.empty()) call.in_spec = arguments_spec(calls_[e], in_[e].names);
+    return call;
+  }
+
+  PlannedCall nodeless_call(size_t e) const {
     PlannedCall call{
         tree_.find(calls_[e].path), calls_[e].parent, {}, {}, spec_of(calls_[e].output)};
     const std::vector<NotedTensor> args = tensors_of(calls_[e].args);

@@ -81,3 +81,14 @@ TEST_CASE("notes that do not match the graph leave the program's plan as it is")
   CHECK(plan.calls.size() == without.calls.size());
   CHECK(plan.events_before == without.events_before);
 }
+
+TEST_CASE("a call given one tensor several times has untold input gradients, told outputs") {
+  Net n = net();
+  n.notes.calls[3].args = {tensor(1), tensor(1)};  // act(y, y): eager hooks see two gradients
+  n.notes.calls[3].arg_names = {"input", "other"};
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  REQUIRE(plan.calls.size() == 4);
+  CHECK(plan.calls[3].untold_inputs.find("act is given one tensor several times") == 0);
+  CHECK(plan.calls[3].untold_outputs.empty());
+  for (int call : {1, 2}) CHECK(plan.calls[call].untold_inputs.empty());
+}

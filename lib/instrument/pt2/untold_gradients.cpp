@@ -39,7 +39,8 @@ void mark_untold_gradients(CallPlan& plan, const Program& program, const ModuleT
       const bool returned_input =
           std::find(call.inputs.begin(), call.inputs.end(), value) != call.inputs.end();
       if (returned_input && n != used.end() && n->second > 1) {
-        call.untold_gradients = why(tree.modules[call.module].path, value, n->second);
+        call.untold_inputs = call.untold_outputs =
+            why(tree.modules[call.module].path, value, n->second);
         break;
       }
     }

@@ -11,11 +11,11 @@
 
 namespace modrec::pt2 {
 
-// Sets PlannedCall::untold_gradients, saying why, on every call of `plan` but the root that
-// returns one of its inputs (only a call without nodes can) when that value has more than one use
-// in `program`: each time a node's arguments name it (add(v, v): twice; under the name the node
-// reads it by, CallPlan::sources) and each time the user outputs do. Leaves every other call's as
-// it is.
+// Sets PlannedCall::untold_inputs and untold_outputs, saying why, on every call of `plan` but the
+// root that returns one of its inputs (only a call without nodes can) when that value has more than
+// one use in `program`: each time a node's arguments name it (add(v, v): twice; under the name the
+// node reads it by, CallPlan::sources) and each time the user outputs do. Leaves every other call's
+// as it is.
 void mark_untold_gradients(CallPlan& plan, const Program& program, const ModuleTree& tree);
 
 }  // namespace modrec::pt2

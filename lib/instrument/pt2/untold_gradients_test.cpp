@@ -36,7 +36,8 @@ struct Net {
 
   std::string untold(int call) {
     mark_untold_gradients(plan, program, tree);
-    return plan.calls[call].untold_gradients;
+    CHECK(plan.calls[call].untold_inputs == plan.calls[call].untold_outputs);
+    return plan.calls[call].untold_outputs;
   }
 };
 

@@ -44,10 +44,10 @@ bool has_repeats(const std::vector<at::Tensor>& tensors) {
   return false;
 }
 
-// A gradient of a call the model cannot tell is refused instead of hooked.
-bool refused_untold(const CapturedCall& call, GradientSlot& slot) {
-  slot.untold = call.untold;
-  return !call.untold.empty();
+// A gradient the model cannot tell (`why`) is refused instead of hooked.
+bool refused_untold(const std::string& why, GradientSlot& slot) {
+  slot.untold = why;
+  return !why.empty();
 }
 
 }  // namespace
@@ -146,14 +146,18 @@ void Recorder::refuse_blocked(NoDerivativeOps& ops, const at::Tensor& root) {
 at::Tensor Recorder::route(int, size_t argno, const at::Tensor& x) {
   CapturedCall* call = open_.empty() ? nullptr : open_.back();
   if (!call || !captures_.grad_input || !x.requires_grad() || !at::GradMode::is_enabled()) return x;
-  if (refused_untold(*call, call->grad_input[argno])) return x;
+  if (refused_untold(call->untold_inputs, call->grad_input[argno])) return x;
   at::Tensor routed = x.clone();
   hook(routed, call->grad_input, argno);
   return routed;
 }
 
-void Recorder::untold_gradients(int, const std::string& why) {
-  if (CapturedCall* call = open_.back()) call->untold = why;
+void Recorder::untold_gradients(int, const std::string& inputs_why,
+                                const std::string& outputs_why) {
+  if (CapturedCall* call = open_.back()) {
+    call->untold_inputs = inputs_why;
+    call->untold_outputs = outputs_why;
+  }
 }
 
 c10::IValue Recorder::leave(int index, int, const c10::IValue& output) {
@@ -181,7 +185,7 @@ c10::IValue Recorder::route_outputs(CapturedCall& call, const c10::IValue& outpu
   return map_tensors(output, [&](const at::Tensor& t) {
     const size_t i = slot++;
     if (!t.requires_grad() || !at::GradMode::is_enabled()) return t;
-    if (refused_untold(call, call.grad_output[i])) return t;
+    if (refused_untold(call.untold_outputs, call.grad_output[i])) return t;
     const bool keep = !repeated && unconsumed_since(t, call.started);
     at::Tensor routed = keep ? t : t.clone();
     hook(routed, call.grad_output, i);

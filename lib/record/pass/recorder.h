@@ -53,7 +53,8 @@ struct CapturedCall {
   size_t num_args = 0;
   std::vector<GradientSlot> grad_output;  // per tensor of the output, depth-first
   std::vector<GradientSlot> grad_input;   // per positional argument
-  std::string untold;                     // CallHooks::untold_gradients: why, for every slot
+  // CallHooks::untold_gradients: why, for every slot of grad_input and of grad_output.
+  std::string untold_inputs, untold_outputs;
 };
 
 // The value of one capture of the call (not param, param_grad), once backward is done. A single
@@ -72,8 +73,9 @@ class Recorder : public CallHooks {
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override;
-  // The call's gradient slots are refused, listed under no_gradient with `why`.
-  void untold_gradients(int call, const std::string& why) override;
+  // The call's gradient slots of each side with a reason are refused, listed under no_gradient.
+  void untold_gradients(int call, const std::string& inputs_why,
+                        const std::string& outputs_why) override;
 
   // Before backward from `root`: every gradient hooked so far that would pass through an
   // operator without a derivative is refused (its hook records nothing; the capture lists it
