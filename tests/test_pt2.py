@@ -299,26 +299,33 @@ class ExportNotes(RecordComparison):
         self.assertEqual([l["path"] for l in layers if any("no_gradient" in c for c in
                                                             l["captures"].values())], [])
 
+    def gradients_against_eager_hooks(self, name, skip):
+        """Records the gradients of every layer of `name`'s modrec.export archive, checks those
+        not in `skip` against eager hooks; (run directory, stderr, the manifest's layers, the
+        refused gradients by (label, capture))."""
+        out = os.path.join(tempfile.mkdtemp(prefix="rec-"), "run")
+        self.addCleanup(shutil.rmtree, os.path.dirname(out))
+        _, err = run("record", exported_with_notes(name), "--input", sample_input(name),
+                     "--layers", "all", "--capture", "grad_input,grad_output", "--out", out)
+        layers = self.assert_equal_eager_hooks(
+            out, eager(name), oracle.load_inputs(name, [sample_input(name)]),
+            ("grad_input", "grad_output"), skip=skip)
+        refused = {(l["label"], c): e["no_gradient"] for l in layers
+                   for c, e in l["captures"].items() if "no_gradient" in e}
+        return out, err, layers, refused
+
     def test_gradients_of_an_identity_whose_argument_is_also_used_are_refused(self):
         # AliasingNet's `y = self.ident(h)`, then `... + y + h`: the archive has one value for
         # the Identity's argument and result (fc's), used three times, and which uses are the
         # result's is not told. Eager hooks see the result's gradient only; the graph would give
         # every use's. modrec refuses them (docs/export-notes.md, Not told).
         name = "AliasingNet"
-        out = os.path.join(tempfile.mkdtemp(prefix="rec-"), "run")
-        self.addCleanup(shutil.rmtree, os.path.dirname(out))
-        _, err = run("record", exported_with_notes(name), "--input", sample_input(name),
-                     "--layers", "all", "--capture", "grad_input,grad_output", "--out", out)
         # Every other gradient is eager hooks'; Twice's four results, of one shape, are the
         # graph's three values (NOTED_CAPTURES), so its grad_output is not compared.
-        layers = self.assert_equal_eager_hooks(
-            out, eager(name), oracle.load_inputs(name, [sample_input(name)]),
-            ("grad_input", "grad_output"),
-            skip={("ident", "grad_input"), ("ident", "grad_output"), ("twice", "grad_output")})
+        out, err, layers, refused = self.gradients_against_eager_hooks(
+            name, {("ident", "grad_input"), ("ident", "grad_output"), ("twice", "grad_output")})
         with open(os.path.join(out, "stats.json")) as f:
             stats = json.load(f)["layers"]
-        refused = {(l["label"], c): e["no_gradient"] for l in layers
-                   for c, e in l["captures"].items() if "no_gradient" in e}
         ident = next(l["label"] for l in layers if l["path"] == "ident")
         self.assertEqual(set(refused), {(ident, "grad_input"), (ident, "grad_output")})
         reason = refused[(ident, "grad_input")][0]["reason"]
@@ -354,23 +361,15 @@ class ExportNotes(RecordComparison):
         # the three arguments apart; the archive has one value, whose gradient sums them. modrec
         # refuses those grad_input (docs/export-notes.md, Not told); every other gradient, the
         # attention's grad_output included, is eager hooks'.
-        name = "TransformerEncoderNet"
-        out = os.path.join(tempfile.mkdtemp(prefix="rec-"), "run")
-        self.addCleanup(shutil.rmtree, os.path.dirname(out))
-        _, err = run("record", exported_with_notes(name), "--input", sample_input(name),
-                     "--layers", "all", "--capture", "grad_input,grad_output", "--out", out)
-        attention = {f"encoder.layers.{i}.self_attn" for i in range(2)}
-        layers = self.assert_equal_eager_hooks(
-            out, eager(name), oracle.load_inputs(name, [sample_input(name)]),
-            ("grad_input", "grad_output"), skip={(p, "grad_input") for p in attention})
-        refused = {(l["path"], c): e["no_gradient"] for l in layers
-                   for c, e in l["captures"].items() if "no_gradient" in e}
+        attention = [f"encoder.layers.{i}.self_attn" for i in range(2)]
+        _, err, layers, refused = self.gradients_against_eager_hooks(
+            "TransformerEncoderNet", {(p, "grad_input") for p in attention})
         # layer 0's attention takes the model's input, which needs no gradient: nothing to refuse
-        self.assertEqual(set(refused), {("encoder.layers.1.self_attn", "grad_input")})
-        reason = ("encoder.layers.1.self_attn is given one tensor several times, one value of the "
-                  ".pt2 graph: its gradient would sum every argument's, where eager hooks see each "
-                  "apart")
-        self.assertEqual(refused[("encoder.layers.1.self_attn", "grad_input")],
+        second = next(l["label"] for l in layers if l["path"] == attention[1])
+        self.assertEqual(set(refused), {(second, "grad_input")})
+        reason = (attention[1] + " is given one tensor several times, one value of the .pt2 "
+                  "graph: its gradient would sum every argument's, where eager hooks see each apart")
+        self.assertEqual(refused[(second, "grad_input")],
                          [{"at": "", "through": [], "reason": reason}])
         self.assertIn("1 gradient not recorded, listed under no_gradient in manifest.json and "
                       "stats.json: " + reason, err)
