@@ -16,6 +16,18 @@ const EnumNames<RunKind>& run_kind_names() {
   return names;
 }
 
+namespace {
+
+// The kind a manifest states; modrec 0.1's stated none, and a watch run's said "command": "watch".
+std::string stated_kind(const nlohmann::json& fields) {
+  if (const auto kind = fields.find("kind"); kind != fields.end())
+    return kind->is_string() ? kind->get<std::string>() : kind->dump();
+  const auto command = fields.find("command");
+  return command != fields.end() && *command == "watch" ? "watch" : "recording";
+}
+
+}  // namespace
+
 RunManifest new_run_manifest(RunKind kind, const RunOrigin& origin) {
   return {kind,
           {{"modrec_version", origin.modrec_version},
@@ -38,11 +50,7 @@ std::optional<RunManifest> read_run_manifest(const std::string& dir) {
   if (!fields.is_object())
     throw Error(Exit::bad_input, "manifest is no JSON object", file,
                 "give a directory written by modrec record, check MODEL --out, merge or watch");
-  const nlohmann::json& named = fields.contains("kind") ? fields["kind"] : nlohmann::json();
-  const std::string kind = named.is_string() ? named.get<std::string>()
-                           : named.is_null() && fields.value("command", "") == "watch" ? "watch"
-                           : named.is_null()                                           ? "recording"
-                                             : named.dump();
+  const std::string kind = stated_kind(fields);
   const RunKind* known = value_named(run_kind_names(), kind);
   if (!known)
     throw Error(Exit::bad_input, "manifest names an unknown kind of run: " + kind, file,
