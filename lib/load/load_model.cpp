@@ -11,6 +11,7 @@
 
 #include "load/archive.h"
 #include "load/file_kind.h"
+#include "load/meta_import.h"
 #include "load/operator_libraries.h"
 #include "load/version.h"
 #include "util/error.h"
@@ -119,6 +120,8 @@ Error cannot_load(const std::string& path, const std::string& why) {
 std::optional<torch::jit::Module> try_load(
     const std::shared_ptr<caffe2::serialize::ReadAdapterInterface>& adapter, Weights weights,
     std::string& why) {
+  std::optional<MetaImport> meta_constants;
+  if (weights == Weights::meta) meta_constants.emplace();
   try {
     return torch::jit::load(
         adapter, weights == Weights::meta ? at::Device(at::kMeta) : at::Device(torch::kCPU));

@@ -98,3 +98,13 @@ TEST_CASE("Weights::meta gives the stored shapes and dtypes on the meta device, 
   const std::string flipped = fixture("flipped_weight.pt");
   CHECK_NOTHROW(load_model(flipped, inspect_file(flipped), Weights::meta));
 }
+
+TEST_CASE("a traced model's tensor constants import on the meta device too") {
+  // TorchScript's import compares equal-shaped constants (constant pooling) with aten::equal,
+  // which has no meta kernel outside the import.
+  const std::string path = fixture("traced_constants.pt");
+  const torch::jit::Module meta = load_model(path, inspect_file(path), Weights::meta);
+  for (const at::Tensor& p : meta.parameters()) CHECK(p.is_meta());
+  const at::Tensor x = at::ones({3}, at::kMeta);
+  CHECK_THROWS(at::equal(x, x));
+}

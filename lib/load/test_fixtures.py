@@ -61,3 +61,12 @@ with open(p("flipped_names.txt"), "w") as f:
 with open(p("model_entries.txt"), "w") as f:  # name, CRC-32, size, data offset, per entry
     for i in infos.values():
         f.write(f"{i.filename} {i.CRC} {i.file_size} {data_offset(i)}\n")
+
+
+class AddsConstants(nn.Module):  # traced: each torch.tensor becomes a constant (constants.pkl)
+    def forward(self, x):
+        return x + torch.tensor([1.0, 2.0, 3.0]) * torch.tensor([4.0, 5.0, 6.0])
+
+
+traced = torch.jit.trace(nn.Sequential(nn.Linear(4, 3), AddsConstants()), torch.ones(2, 4))
+traced.save(p("traced_constants.pt"))

@@ -102,6 +102,34 @@ Tensor adaptive_avg_pool2d_backward_meta(const Tensor& /*grad_output*/, const Te
   return at::empty_like(self);
 }
 
+// aten::embedding's forward on the CPU: self's shape, dim sized by the index's element count.
+// The index's values are not checked (a meta tensor has none), as PyTorch's own meta kernel.
+Tensor index_select_meta(const Tensor& self, int64_t dim, const Tensor& index) {
+  TORCH_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  TORCH_CHECK(index.scalar_type() == at::kLong || index.scalar_type() == at::kInt,
+              "index_select(): Expected dtype int32 or int64 for index");
+  std::vector<int64_t> shape = self.sizes().vec();
+  if (!shape.empty()) shape[static_cast<size_t>(at::maybe_wrap_dim(dim, self.dim()))] = index.numel();
+  return at::empty(shape, self.options());
+}
+
+// scaled_dot_product_attention's math path: a softmax whose all-masked rows are zeros (its CPU
+// code goes through where's out variant, which has no meta kernel).
+Tensor safe_softmax_meta(const Tensor& self, int64_t dim, std::optional<at::ScalarType> dtype) {
+  at::maybe_wrap_dim(dim, self.dim());
+  return at::empty_like(self, self.options().dtype(dtype.value_or(self.scalar_type())));
+}
+
+// torch.where: the three shapes broadcast, self's and other's dtypes promoted (a number or a
+// 0-dim tensor as a scalar), as the CPU kernel's TensorIterator does.
+Tensor where_meta(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  TORCH_CHECK(condition.scalar_type() == at::kBool || condition.scalar_type() == at::kByte,
+              "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+              condition.scalar_type());
+  const auto shape = at::infer_size(at::infer_size(condition.sizes(), self.sizes()), other.sizes());
+  return at::empty(shape, self.options().dtype(at::result_type(self, other)));
+}
+
 void register_all(torch::Library& m) {
   m.impl("convolution", convolution_meta);
   m.impl("convolution_backward", convolution_backward_meta);
@@ -112,6 +140,9 @@ void register_all(torch::Library& m) {
   m.impl("native_batch_norm_backward", native_batch_norm_backward_meta);
   m.impl("_adaptive_avg_pool2d", adaptive_avg_pool2d_meta);
   m.impl("_adaptive_avg_pool2d_backward", adaptive_avg_pool2d_backward_meta);
+  m.impl("index_select", index_select_meta);
+  m.impl("_safe_softmax", safe_softmax_meta);
+  m.impl("where.self", where_meta);
 }
 
 }  // namespace
