@@ -9,6 +9,7 @@
 #include "instrument/pt2/higher_order_ops.h"
 #include "instrument/pt2/node_args.h"
 #include "instrument/pt2/pytree.h"
+#include "instrument/pt2/symbolic_ops.h"
 #include "load/operator_libraries.h"
 #include "util/error.h"
 
@@ -17,11 +18,13 @@ namespace modrec {
 using pt2::InputSpec;
 using pt2::Node;
 
-// What runs a node: a dispatcher operator, or a higher-order operator with its subgraphs.
+// What runs a node: a dispatcher operator, a higher-order operator with its subgraphs, or a
+// Python operator on sizes.
 struct Step {
   std::optional<DispatcherOp> op;
   std::optional<pt2::HigherOrderOp> higher_order;
   std::vector<GraphRunner::Compiled> graphs;  // as Node::graphs
+  pt2::SymbolicOp symbolic = nullptr;
 };
 
 struct GraphRunner::Compiled {
@@ -59,7 +62,8 @@ std::set<std::string> subgraph_attributes(const Node& node, const pt2::Graph& gr
 void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
                    const ModuleTree& tree) {
   for (const Node& node : *compiled.nodes) {
-    Step step{DispatcherOp::find(node.target), pt2::higher_order_op(node.target), {}};
+    Step step{DispatcherOp::find(node.target), pt2::higher_order_op(node.target), {},
+              pt2::symbolic_op(node.target)};
     for (const pt2::Graph& graph : node.graphs) {
       const std::set<std::string> inner = subgraph_attributes(node, graph, attributes);
       Compiled sub{
@@ -95,9 +99,11 @@ void check_steps(const Compiled& compiled, const std::string& path) {
   for (size_t i = 0; i < compiled.steps.size(); ++i) {
     const Step& step = compiled.steps[i];
     const Node& node = (*compiled.nodes)[i];
-    if (!step.op && !step.higher_order) {
+    if (!step.op && !step.higher_order && !step.symbolic) {
       if (node.target.starts_with("torch.ops.higher_order."))
         throw cannot_run(node, "modrec does not run this higher-order operator", path);
+      if (!node.target.starts_with("torch.ops."))
+        throw cannot_run(node, "modrec does not run this Python function", path);
       throw missing_operator(node, node.target, path);
     }
     if (step.higher_order == pt2::HigherOrderOp::auto_functionalized) {
@@ -114,6 +120,8 @@ struct Pass {
   InstrumentOptions options;
   const nlohmann::json& out_spec;
   const std::string& path;
+  // Where the program runs: every device argument of a node becomes this one (run_device).
+  std::optional<c10::Device> device;
   int next_call = 0;  // the number the next call to start gets
 };
 
@@ -223,8 +231,10 @@ class GraphRun {
     std::vector<c10::IValue> results;
     if (step.op) {
       std::vector<c10::IValue> args;
-      for (const c10::Argument& param : step.op->schema().arguments())
+      for (const c10::Argument& param : step.op->schema().arguments()) {
         args.push_back(argument(node, param, lookup));
+        if (args.back().isDevice() && pass_.device) args.back() = *pass_.device;
+      }
       results = step.op->call(std::move(args));
     } else {
       std::vector<std::string> names;
@@ -233,10 +243,14 @@ class GraphRun {
         names.push_back(arg.name);
         args.push_back(pt2::argument_value(arg.value, lookup));
       }
-      results = pt2::run_higher_order(
-          *step.higher_order, names, args, [&](int graph, std::vector<c10::IValue> inputs) {
-            return run_subgraph(step.graphs.at(static_cast<size_t>(graph)), std::move(inputs));
-          });
+      if (step.symbolic) {
+        results.push_back(step.symbolic(args));
+      } else {
+        results = pt2::run_higher_order(
+            *step.higher_order, names, args, [&](int graph, std::vector<c10::IValue> inputs) {
+              return run_subgraph(step.graphs.at(static_cast<size_t>(graph)), std::move(inputs));
+            });
+      }
     }
     for (size_t i = 0; i < node.outputs.size() && i < results.size(); ++i)
       unpack(pt2::value_names(node.outputs[i]), results[i]);
@@ -362,6 +376,20 @@ void check_ranges(const pt2::ExportedArchive& archive, const std::vector<c10::IV
   }
 }
 
+// torch.export writes the device a tensor is made on or moved to as a constant (arange's, a
+// rotary embedding's .to(x.device): "cpu" when exported on the CPU). As PyTorch's
+// move_to_device_pass rewrites them for a program moved elsewhere, the pass runs them on the
+// device of the program's weights (the meta device for summary's pass on shapes, a GPU with
+// --device cuda), or of its first tensor input when it has no weights.
+std::optional<c10::Device> run_device(const pt2::ExportedArchive& archive,
+                                      const std::vector<c10::IValue>& inputs) {
+  for (const auto& [fqn, stored] : archive.state)
+    if (stored.value.defined()) return stored.value.device();
+  for (const c10::IValue& input : inputs)
+    if (input.isTensor()) return input.toTensor().device();
+  return std::nullopt;
+}
+
 size_t user_inputs(const pt2::Program& program) {
   size_t n = 0;
   for (const InputSpec& in : program.inputs) n += in.kind == InputSpec::Kind::user_input;
@@ -403,7 +431,7 @@ void GraphRunner::check_runnable(const pt2::ExportedArchive& archive,
 c10::IValue GraphRunner::run(std::vector<c10::IValue> inputs, CallHooks& hooks,
                              pt2::ExportedArchive& archive) const {
   check_runnable(archive, inputs);
-  Pass pass{hooks, options_, archive.program.out_spec, archive.path};
+  Pass pass{hooks, options_, archive.program.out_spec, archive.path, run_device(archive, inputs)};
   GraphRun run(*main_, pass);
   bind_inputs(archive, inputs, run);
   run.enter_root(inputs);
