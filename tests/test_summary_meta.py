@@ -46,6 +46,27 @@ class Net(nn.Module):
         return self.head(self.pool(torch.relu(self.bn(self.conv(x)))))
 
 
+class TinyLM(nn.Module):
+    """A language model's operators: an embedding (index_select), attention by
+    scaled_dot_product_attention (its CPU softmax goes through where's out variant), and two plain
+    tensor attributes, which tracing makes constants and TorchScript's import compares (constant
+    pooling)."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(50, 16)
+        self.qkv = nn.Linear(16, 48)
+        self.norm = nn.LayerNorm(16)
+        self.head = nn.Linear(16, 50)
+        self.scale, self.shift = torch.tensor(0.5), torch.tensor(0.25)
+
+    def forward(self, ids):
+        h = self.embed(ids)
+        q, k, v = self.qkv(h).chunk(3, dim=-1)
+        h = self.norm(h + nn.functional.scaled_dot_product_attention(q, k, v))
+        return self.head(h * self.scale + self.shift)
+
+
 class Branchy(nn.Module):
     """Its output's shape depends on a value: no pass on the meta device can tell it."""
 
@@ -143,6 +164,20 @@ class SummaryOnMeta(unittest.TestCase):
                     self.assertNotIn(FALLBACK, err)
                     self.assert_table(out, torchinfo_table(model(dtype), [x]))
 
+    def test_a_traced_language_model_runs_on_the_meta_device(self):
+        torch.manual_seed(0)
+        m = TinyLM().eval()
+        ids = torch.randint(0, 50, (2, 7))
+        path, ids_file = os.path.join(OUT, "tiny_lm.pt"), os.path.join(OUT, "tiny_lm_ids.pt")
+        torch.jit.trace(m, ids).save(path)
+        torch.save(ids, ids_file)
+        out, err = run("summary", path)
+        self.assertEqual(err, "")  # neither read with its weights nor run on them
+        self.assert_table(out, torchinfo_table(m), signature=True)
+        out, err = run("summary", path, "--input", ids_file)
+        self.assertEqual(err, "")
+        self.assert_table(out, torchinfo_table(m, [ids]))
+
     def test_weights_are_not_read(self):
         x = input_file(torch.float32)
         for kind in ("pt", "pt2"):
@@ -186,6 +221,26 @@ class SummaryOnMeta(unittest.TestCase):
             # graph too: its JSON is the one of a pass on the weights (the fallback's)
             _, err = run("graph", path, "--input", x_file, "--format", "json")
             self.assertEqual(err.count(FALLBACK), 1, err)
+
+    def test_the_fallback_says_each_warning_once(self):
+        # the model is opened twice, without and then with its weights: what opening it says
+        # (here, that the .pt2 has no class for the Identity) is said once
+        class Picks(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.keep = nn.Identity()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.fc(self.keep(x)).nonzero()  # no meta kernel: a size from values
+
+        x = torch.randn(3, 4)
+        path, x_file = os.path.join(OUT, "picks.pt2"), os.path.join(OUT, "picks_x.pt")
+        torch.export.save(torch.export.export(Picks().eval(), (x,)), path)
+        torch.save(x, x_file)
+        _, err = run("summary", path, "--input", x_file)
+        self.assertEqual(err.count(FALLBACK), 1, err)
+        self.assertEqual(err.count("modules that run no operator"), 1, err)
 
     def test_the_samples_pass_on_the_meta_device(self):
         # test_summary_oracle.py and test_summary_reference.py check these tables against eager

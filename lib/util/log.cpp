@@ -4,7 +4,9 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace modrec::log {
 
@@ -28,6 +30,16 @@ spdlog::level::level_enum spdlog_level(Level level) {
   return spdlog::level::info;
 }
 
+// A warning is said once per process, as Python's warnings are once per place: a model opened a
+// second time (read with its weights after the pass on the meta device failed) would say again
+// what its first opening said.
+bool said_before(const std::string& warning) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  const std::lock_guard<std::mutex> lock(mutex);
+  return !said.insert(warning).second;
+}
+
 }  // namespace
 
 void setup(Level lowest, Format format) {
@@ -45,6 +57,7 @@ bool shown(Level level) { return spdlog::should_log(spdlog_level(level)); }
 // A JSON line's message is a JSON string: quotes, backslashes and control characters escaped
 // (LibTorch's warnings hold quotes), without the surrounding quotes the pattern writes.
 void write(Level level, const std::string& message) {
+  if (level == Level::warn && said_before(message)) return;
   if (line_format == Format::json) {
     const std::string quoted =
         nlohmann::json(message).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -16,6 +16,7 @@ enum class Format { text, json };
 // From main, once: the lowest level shown and the line format.
 void setup(Level lowest, Format format);
 bool shown(Level level);
+// Writes a line; a warning only the first time its text comes.
 void write(Level level, const std::string& message);
 // Writes out what is buffered (before the process ends without destructors: app/main.cpp).
 void flush();
