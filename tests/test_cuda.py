@@ -2,6 +2,7 @@
 hooks on the same GPU (scripts/oracle.py record --device cuda); the statistics, computed on the
 device, equal torch's reductions of the saved tensors; summary's table is the CPU one. Skipped,
 with the reason, where PyTorch sees no GPU (the refusal without one is in test_errors.py)."""
+import json
 import os
 import tempfile
 import unittest
@@ -17,6 +18,39 @@ NO_GPU = "PyTorch sees no CUDA GPU on this machine"
 # Eager PyTorch and modrec run the same kernels on the same GPU; cuDNN's backward kernels add in
 # an order that may change between runs (atomics), so gradients agree to float32 rounding only.
 RTOL, ATOL = 1e-4, 1e-6
+
+
+class PositionNet(torch.nn.Module):
+    """An arange on its input's device, which torch.export writes as the CPU, where it ran."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        pos = torch.arange(x.shape[1], device=x.device, dtype=x.dtype)
+        return self.fc(x + pos[None, :, None])
+
+
+@unittest.skipUnless(torch.cuda.is_available(), NO_GPU)
+class ExportedOnTheCpuRunsOnTheGpu(unittest.TestCase):
+    def test_the_devices_a_graph_names_are_the_gpu(self):
+        out = tempfile.mkdtemp(prefix="cuda-pt2-")
+        torch.manual_seed(0)
+        m = PositionNet().eval()
+        x = torch.randn(2, 5, 8)
+        path, x_file, rec = (os.path.join(out, n) for n in ("pos.pt2", "x.pt", "rec"))
+        torch.export.save(torch.export.export(m, (x,)), path)
+        torch.save(x, x_file)
+        run("record", path, "--input", x_file, "--layers", "fc", "--capture", "output",
+            "--device", "cuda", "--out", rec)
+        manifest = json.load(open(os.path.join(rec, "manifest.json")))
+        label = manifest["layers"][0]["label"]
+        got = torch.load(os.path.join(rec, "tensors", label, "output.pt"))
+        got = got[0] if isinstance(got, (list, tuple)) else got
+        with torch.no_grad():
+            want = m.cuda()(x.cuda()).cpu()
+        torch.testing.assert_close(got, want, rtol=RTOL, atol=ATOL)
 
 
 @unittest.skipUnless(torch.cuda.is_available(), NO_GPU)
