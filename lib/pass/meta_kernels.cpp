@@ -46,6 +46,16 @@ Tensor convolution_meta(const Tensor& input, const Tensor& weight, const Optiona
   return at::empty(shape, input.options());
 }
 
+// aten::_convolution, which torch.jit.trace records (with cuDNN's flags) in place of convolution.
+Tensor traced_convolution_meta(const Tensor& input, const Tensor& weight,
+                               const OptionalTensor& bias, IntArrayRef stride, IntArrayRef padding,
+                               IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
+                               int64_t groups, bool /*benchmark*/, bool /*deterministic*/,
+                               bool /*cudnn_enabled*/, bool /*allow_tf32*/) {
+  return convolution_meta(input, weight, bias, stride, padding, dilation, transposed,
+                          output_padding, groups);
+}
+
 std::tuple<Tensor, Tensor, Tensor> convolution_backward_meta(
     const Tensor& grad_output, const Tensor& input, const Tensor& weight,
     at::OptionalIntArrayRef bias_sizes, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
@@ -132,6 +142,7 @@ Tensor where_meta(const Tensor& condition, const Tensor& self, const Tensor& oth
 
 void register_all(torch::Library& m) {
   m.impl("convolution", convolution_meta);
+  m.impl("_convolution", traced_convolution_meta);
   m.impl("convolution_backward", convolution_backward_meta);
   m.impl("relu", relu_meta);
   m.impl("relu_", relu_inplace_meta);

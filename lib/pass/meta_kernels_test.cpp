@@ -24,6 +24,9 @@ TEST_CASE("the meta kernels give the CPU kernels' shapes and dtypes") {
   const at::Tensor x = at::randn({2, 3, 8, 8}), w = at::randn({4, 3, 3, 3});
   check_like(at::convolution(meta(x), meta(w), {}, {2}, {1}, {1}, false, {0}, 1),
              at::convolution(x, w, {}, {2}, {1}, {1}, false, {0}, 1));
+  check_like(at::_convolution(meta(x), meta(w), {}, {1}, {0}, {1}, false, {0}, 1, false, false,
+                              true, true),
+             at::_convolution(x, w, {}, {1}, {0}, {1}, false, {0}, 1, false, false, true, true));
   check_like(at::relu(meta(x)), at::relu(x));
   check_like(at::adaptive_avg_pool2d(meta(x), {3, 2}), at::adaptive_avg_pool2d(x, {3, 2}));
 
