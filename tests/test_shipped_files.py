@@ -21,7 +21,7 @@ from torch import nn
 
 import test_attention as attention  # (modules: their TestCases are not collected here)
 import test_record_oracle as record_oracle
-from e2e import MODELS, main, run, sample
+from e2e import MODELS, ROOT, SAMPLES, main, run, sample
 
 CAPTURES = ("output", "grad_output")
 
@@ -276,6 +276,45 @@ class DetectorRecords(record_oracle.RecordComparison):
         name = "ssdlite320_mobilenet_v3_large"
         self.compare(name, [detector_input(name)], model=sample(name), rtol=1e-4, atol=1e-5,
                      captures=("output", "grad_output"))
+
+
+def position_lm_class():
+    """scripts/make_gpu_samples.py's PositionLM, the eager model of samples/traced-on-gpu."""
+    path = os.path.join(ROOT, "scripts", "make_gpu_samples.py")
+    spec = importlib.util.spec_from_file_location("make_gpu_samples", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.PositionLM
+
+
+class MadeOnAGpu(unittest.TestCase):
+    """Files made on a GPU (samples/traced-on-gpu) run on the CPU: the devices a trace's code and an
+    export's graph name (cuda:0, for an arange) are the run's device, and the meta device's for
+    summary's pass on shapes."""
+
+    def test_records_are_eagers_on_the_cpu(self):
+        folder = os.path.join(SAMPLES, "traced-on-gpu")
+        eager = position_lm_class()().eval()
+        scripted = torch.jit.load(os.path.join(folder, "PositionLM.pt"), map_location="cpu")
+        eager.load_state_dict(scripted.state_dict())
+        ids = torch.randint(0, 50, (2, 7), generator=torch.Generator().manual_seed(1))
+        with torch.no_grad():
+            want = eager(ids)  # the head's output is the model's
+        with tempfile.TemporaryDirectory(prefix="gpu-files-") as tmp:
+            x = os.path.join(tmp, "ids.pt")
+            torch.save(ids, x)
+            for name in ("PositionLM.pt", "PositionLM.traced.pt", "PositionLM.pt2"):
+                with self.subTest(name):
+                    model, out = os.path.join(folder, name), os.path.join(tmp, name)
+                    err = run("summary", model, "--input", x)[1]
+                    self.assertNotIn("the pass on the meta device", err)
+                    run("record", model, "--input", x, "--layers", "head", "--capture", "output",
+                        "--out", out)
+                    manifest = json.load(open(os.path.join(out, "manifest.json")))
+                    label = manifest["layers"][0]["label"]
+                    got = torch.load(os.path.join(out, "tensors", label, "output.pt"))
+                    got = got[0] if isinstance(got, (list, tuple)) else got
+                    torch.testing.assert_close(got, want, rtol=0, atol=0)
 
 
 class OtherFiles(unittest.TestCase):

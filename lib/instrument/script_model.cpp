@@ -2,6 +2,7 @@
 
 #include <unordered_set>
 
+#include "instrument/device_constants.h"
 #include "instrument/fast_paths.h"
 #include "instrument/save_trained.h"
 #include "util/log.h"
@@ -44,6 +45,11 @@ std::vector<at::Tensor> ScriptModel::parameters() const {
 void ScriptModel::save(const std::string& out) {
   if (!as_loaded_) InstrumentedModel::save(out);
   save_trained_model(*as_loaded_, module_.is_training(), out);
+}
+
+void ScriptModel::to(const at::Device& device) {
+  module_.to(device);
+  move_device_constants(module_, device);
 }
 
 void ScriptModel::clear_gradients() {

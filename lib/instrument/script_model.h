@@ -27,7 +27,7 @@ class ScriptModel : public InstrumentedModel {
   std::vector<at::Tensor> parameters() const override;
   // In static graph order (loop bodies once, both branches of an if).
   CallTrace static_trace() const override;
-  void to(const at::Device& device) override { module_.to(device); }
+  void to(const at::Device& device) override;
   void train(bool on) override { module_.train(on); }
   void save(const std::string& out) override;
 

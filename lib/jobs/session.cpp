@@ -31,9 +31,10 @@ void set_threads(int threads) {
   at::set_num_threads(threads);
 }
 
-// `model` on `device` (moved there from the CPU it was loaded on), in `options`' mode.
+// `model` on `device` (its tensors moved there from where they were loaded, and the devices its
+// code names), in `options`' mode.
 void place(InstrumentedModel& model, const at::Device& device, const ModelOptions& options) {
-  if (device.is_cuda()) model.to(device);
+  model.to(device);
   model.train(options.mode == Mode::train);
 }
 

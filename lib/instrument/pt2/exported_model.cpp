@@ -64,6 +64,7 @@ CallTrace ExportedModel::static_trace() const {
 
 void ExportedModel::to(const at::Device& device) {
   for (auto& [fqn, stored] : archive_.state) {
+    if (stored.value.device() == device) continue;  // tied weights stay one tensor
     const bool grad = stored.value.requires_grad();
     stored.value = stored.value.to(device).detach().requires_grad_(grad);
   }
