@@ -21,7 +21,8 @@ RTOL, ATOL = 1e-4, 1e-6
 
 
 class PositionNet(torch.nn.Module):
-    """An arange on its input's device, which torch.export writes as the CPU, where it ran."""
+    """An arange on its input's device, which torch.jit.trace and torch.export write as the CPU,
+    where they ran."""
 
     def __init__(self):
         super().__init__()
@@ -33,24 +34,32 @@ class PositionNet(torch.nn.Module):
 
 
 @unittest.skipUnless(torch.cuda.is_available(), NO_GPU)
-class ExportedOnTheCpuRunsOnTheGpu(unittest.TestCase):
-    def test_the_devices_a_graph_names_are_the_gpu(self):
-        out = tempfile.mkdtemp(prefix="cuda-pt2-")
+class MadeOnTheCpuRunsOnTheGpu(unittest.TestCase):
+    """A trace's code and an export's graph name the CPU for the arange; both run on the GPU."""
+
+    def test_the_devices_a_model_names_are_the_gpu(self):
+        out = tempfile.mkdtemp(prefix="cuda-cpu-made-")
         torch.manual_seed(0)
         m = PositionNet().eval()
         x = torch.randn(2, 5, 8)
-        path, x_file, rec = (os.path.join(out, n) for n in ("pos.pt2", "x.pt", "rec"))
-        torch.export.save(torch.export.export(m, (x,)), path)
+        x_file = os.path.join(out, "x.pt")
         torch.save(x, x_file)
-        run("record", path, "--input", x_file, "--layers", "fc", "--capture", "output",
-            "--device", "cuda", "--out", rec)
-        manifest = json.load(open(os.path.join(rec, "manifest.json")))
-        label = manifest["layers"][0]["label"]
-        got = torch.load(os.path.join(rec, "tensors", label, "output.pt"))
-        got = got[0] if isinstance(got, (list, tuple)) else got
         with torch.no_grad():
             want = m.cuda()(x.cuda()).cpu()
-        torch.testing.assert_close(got, want, rtol=RTOL, atol=ATOL)
+        m.cpu()
+        traced, exported = os.path.join(out, "pos.pt"), os.path.join(out, "pos.pt2")
+        torch.jit.trace(m, x).save(traced)
+        torch.export.save(torch.export.export(m, (x,)), exported)
+        for path in (traced, exported):
+            with self.subTest(path):
+                rec = path + ".rec"
+                run("record", path, "--input", x_file, "--layers", "fc", "--capture", "output",
+                    "--device", "cuda", "--out", rec)
+                manifest = json.load(open(os.path.join(rec, "manifest.json")))
+                label = manifest["layers"][0]["label"]
+                got = torch.load(os.path.join(rec, "tensors", label, "output.pt"))
+                got = got[0] if isinstance(got, (list, tuple)) else got
+                torch.testing.assert_close(got, want, rtol=RTOL, atol=ATOL)
 
 
 @unittest.skipUnless(torch.cuda.is_available(), NO_GPU)
