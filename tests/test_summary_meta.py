@@ -222,6 +222,30 @@ class SummaryOnMeta(unittest.TestCase):
             _, err = run("graph", path, "--input", x_file, "--format", "json")
             self.assertEqual(err.count(FALLBACK), 1, err)
 
+    def test_a_decomposed_export_runs_on_the_meta_device(self):
+        # run_decompositions (core ATen IR) writes attention's mask fill as the float "-Infinity"
+        # and its masking through logical_not
+        torch.manual_seed(0)
+        m = TinyLM().eval()
+        ids = torch.randint(0, 50, (2, 7))
+        path, ids_file = os.path.join(OUT, "tiny_lm_core.pt2"), os.path.join(OUT, "core_ids.pt")
+        torch.export.save(torch.export.export(m, (ids,)).run_decompositions(), path)
+        with zipfile.ZipFile(path) as z:
+            program = next(n for n in z.namelist() if n.endswith("models/model.json"))
+            self.assertIn('"-Infinity"', z.read(program).decode())
+        torch.save(ids, ids_file)
+        with torch.no_grad():
+            want = m(ids)
+        out, err = run("summary", path, "--input", ids_file)
+        self.assertEqual(err, "")
+        self.assert_table(out, torchinfo_table(m, [ids]))
+        rec = os.path.join(OUT, "core_rec")
+        run("record", path, "--input", ids_file, "--layers", "head", "--capture", "output",
+            "--out", rec)
+        label = json.load(open(os.path.join(rec, "manifest.json")))["layers"][0]["label"]
+        got = torch.load(os.path.join(rec, "tensors", label, "output.pt"))
+        torch.testing.assert_close(got[0] if isinstance(got, list) else got, want)
+
     def test_the_fallback_says_each_warning_once(self):
         # the model is opened twice, without and then with its weights: what opening it says
         # (here, that the .pt2 has no class for the Identity) is said once

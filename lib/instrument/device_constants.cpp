@@ -41,7 +41,8 @@ void move_device_constants(const torch::jit::Module& root, const c10::Device& de
     const auto type = named.value.type();
     if (!seen.insert(type.get()).second) continue;
     for (torch::jit::Function* fn : type->methods())
-      if (auto* graph_fn = torch::jit::tryToGraphFunction(*fn)) move_in_graph(*graph_fn->graph(), device);
+      if (auto* graph_fn = torch::jit::tryToGraphFunction(*fn))
+        move_in_graph(*graph_fn->graph(), device);
   }
 }
 

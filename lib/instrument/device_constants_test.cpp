@@ -16,7 +16,8 @@ TEST_CASE("a traced model's fixed devices become the device it runs on") {
       "class M(torch.nn.Module):\n"
       "    def forward(self, x):\n"
       "        return x * torch.tensor(0.5) + torch.arange(x.shape[1], device=x.device)\n"
-      "torch.jit.trace(M(), torch.ones(2, 3)).save('" + path + "')"));
+      "torch.jit.trace(M(), torch.ones(2, 3)).save('" +
+      path + "')"));
   torch::jit::Module module = torch::jit::load(path);
   const auto code = [&] { return module.get_method("forward").graph()->toString(); };
   CHECK(code().find("cpu") != std::string::npos);

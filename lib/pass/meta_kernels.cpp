@@ -119,7 +119,8 @@ Tensor index_select_meta(const Tensor& self, int64_t dim, const Tensor& index) {
   TORCH_CHECK(index.scalar_type() == at::kLong || index.scalar_type() == at::kInt,
               "index_select(): Expected dtype int32 or int64 for index");
   std::vector<int64_t> shape = self.sizes().vec();
-  if (!shape.empty()) shape[static_cast<size_t>(at::maybe_wrap_dim(dim, self.dim()))] = index.numel();
+  if (!shape.empty())
+    shape[static_cast<size_t>(at::maybe_wrap_dim(dim, self.dim()))] = index.numel();
   return at::empty(shape, self.options());
 }
 
@@ -140,6 +141,11 @@ Tensor where_meta(const Tensor& condition, const Tensor& self, const Tensor& oth
   return at::empty(shape, self.options().dtype(at::result_type(self, other)));
 }
 
+// A decomposed export's attention mask (core ATen IR): its CPU kernel goes through the out variant.
+Tensor logical_not_meta(const Tensor& self) {
+  return at::empty_like(self, self.options().dtype(at::kBool));
+}
+
 void register_all(torch::Library& m) {
   m.impl("convolution", convolution_meta);
   m.impl("_convolution", traced_convolution_meta);
@@ -154,6 +160,7 @@ void register_all(torch::Library& m) {
   m.impl("index_select", index_select_meta);
   m.impl("_safe_softmax", safe_softmax_meta);
   m.impl("where.self", where_meta);
+  m.impl("logical_not", logical_not_meta);
 }
 
 }  // namespace

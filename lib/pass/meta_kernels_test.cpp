@@ -43,6 +43,7 @@ TEST_CASE("the meta kernels give the CPU kernels' shapes and dtypes") {
   check_like(at::where(meta(c), meta(a), meta(at::ones({4}, at::kDouble))),
              at::where(c, a, at::ones({4}, at::kDouble)));
   CHECK_THROWS(at::where(meta(at::ones({3})), meta(a), meta(a)));
+  check_like(at::logical_not(meta(a)), at::logical_not(a));
 
   const at::Tensor q = at::randn({2, 4, 7, 8}), k = at::randn({2, 4, 5, 8}),
                    v = at::randn({2, 4, 5, 6});

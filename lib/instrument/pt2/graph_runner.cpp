@@ -62,7 +62,9 @@ std::set<std::string> subgraph_attributes(const Node& node, const pt2::Graph& gr
 void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
                    const ModuleTree& tree) {
   for (const Node& node : *compiled.nodes) {
-    Step step{DispatcherOp::find(node.target), pt2::higher_order_op(node.target), {},
+    Step step{DispatcherOp::find(node.target),
+              pt2::higher_order_op(node.target),
+              {},
               pt2::symbolic_op(node.target)};
     for (const pt2::Graph& graph : node.graphs) {
       const std::set<std::string> inner = subgraph_attributes(node, graph, attributes);

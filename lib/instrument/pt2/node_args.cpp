@@ -3,6 +3,8 @@
 #include <ATen/ATen.h>
 #include <c10/core/Device.h>
 
+#include <limits>
+
 #include "load/pt2/schema_enums.h"
 
 namespace modrec::pt2 {
@@ -14,6 +16,23 @@ template <class T>
 c10::IValue list_of(const json& items) {
   c10::List<T> out;  // element by element: List<bool> takes no std::vector<bool>
   for (const json& item : items) out.push_back(item.get<T>());
+  return out;
+}
+
+// torch.export writes a float JSON has no number for as a string: "Infinity", "-Infinity" (a
+// decomposed softmax's mask fill), "NaN".
+double float_of(const json& v) {
+  if (!v.is_string()) return v.get<double>();
+  const std::string text = v.get<std::string>();
+  if (text == "Infinity" || text == "inf") return std::numeric_limits<double>::infinity();
+  if (text == "-Infinity" || text == "-inf") return -std::numeric_limits<double>::infinity();
+  if (text == "NaN" || text == "nan") return std::numeric_limits<double>::quiet_NaN();
+  throw UnsupportedArgument("a float written as \"" + text + "\" is not supported");
+}
+
+c10::IValue floats(const json& items) {
+  c10::List<double> out;
+  for (const json& item : items) out.push_back(float_of(item));
   return out;
 }
 
@@ -34,7 +53,7 @@ c10::IValue sym(const json& j, const ValueLookup& lookup) {
   const std::string kind = j.begin().key();
   const json& value = j.begin().value();
   if (kind == "as_int") return value.get<int64_t>();
-  if (kind == "as_float") return value.get<double>();
+  if (kind == "as_float") return float_of(value);
   if (kind == "as_bool") return value.get<bool>();
   throw UnsupportedArgument("a symbolic value " + kind + " is not supported");
 }
@@ -70,8 +89,8 @@ c10::IValue syms(const json& v, const ValueLookup& lookup) {
 c10::IValue scalars(const std::string& kind, const json& v) {
   if (kind == "as_int") return v.get<int64_t>();
   if (kind == "as_ints") return list_of<int64_t>(v);
-  if (kind == "as_float") return v.get<double>();
-  if (kind == "as_floats") return list_of<double>(v);
+  if (kind == "as_float") return float_of(v);
+  if (kind == "as_floats") return floats(v);
   if (kind == "as_bool") return v.get<bool>();
   if (kind == "as_bools") return list_of<bool>(v);
   if (kind == "as_string") return v.get<std::string>();
