@@ -12,6 +12,7 @@ page cache (one `cat` first):
     peak RSS (/usr/bin/time -v; median of --runs);
   - torchinfo.summary of the eager model built on the meta device, without and with an input:
     the call alone, and its whole Python process (import torch included) with peak RSS.
+  - `modrec --help`: LibTorch's start, no model read; the floor of any summary with an input.
 Targets (issue 36): each summary at most half a `cat`, peak RSS at most 10% of the file, time
 flat in the weights' bytes.
 """
@@ -90,7 +91,10 @@ def cat_time(path, runs):
 
 
 def measure(args):
-    rows = []
+    # LibTorch's start alone: a process that reads no model. Any summary with an input runs the
+    # graph through LibTorch, so this is the least such a summary can take.
+    wall, rss, _ = medians(args.runs, [args.modrec, "--help"])
+    rows = [{"gb": 0, "what": "modrec --help", "input": False, "process_s": wall, "rss_mb": rss}]
     for gb in args.gb:
         n = SIDE[gb]
         for with_input in (False, True):
@@ -123,9 +127,10 @@ def report(rows):
                   f"{r['cat_s']:>6.3f} {r['time_vs_cat']:>6.2f} {r['rss_mb']:>7.0f} "
                   f"{r['rss_vs_file']:>8.3f}  {ok}")
         else:
+            note = (f"(summary call alone {r['call_s']:.3f} s)" if "call_s" in r
+                    else "(LibTorch's start: the floor of a summary that runs the graph)")
             print(f"{r['gb']:>4} {r['what']:<17} {str(r['input']):<5} {r['process_s']:>7.3f} "
-                  f"{'':>6} {'':>6} {r['rss_mb']:>7.0f} {'':>8}  (summary call alone "
-                  f"{r['call_s']:.3f} s)")
+                  f"{'':>6} {'':>6} {r['rss_mb']:>7.0f} {'':>8}  {note}")
 
 
 def main():
