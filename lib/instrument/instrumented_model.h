@@ -41,7 +41,7 @@ class InstrumentedModel {
   virtual CallTrace static_trace() const = 0;
 
   // Moves the parameters and buffers to `device`, and the tensors forward makes: the devices its
-  // code names (a trace's or an export's fixed device="cpu") are `device` (device_constants.h).
+  // code names (a trace's or an export's fixed device="cpu") are `device` (jit_calls.h).
   virtual void to(const at::Device& device) = 0;
   // Train or eval mode, as nn.Module.train(on).
   virtual void train(bool on) = 0;

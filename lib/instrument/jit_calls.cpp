@@ -277,19 +277,50 @@ class StaticWalker {
   std::vector<std::pair<std::string, int>> calls_;
 };
 
-}  // namespace
-
-void instrument_calls(const torch::jit::Module& root, const InstrumentOptions& options) {
+// Each method graph of the module classes under `root`, once per class (submodules of one class
+// share its methods).
+template <class Visit>
+void for_each_method_graph(const torch::jit::Module& root, Visit visit) {
   std::unordered_set<const c10::ClassType*> seen;
   for (const auto& named : root.named_modules()) {
     const auto type = named.value.type();
     if (!seen.insert(type.get()).second) continue;
-    for (torch::jit::Function* fn : type->methods()) {
-      auto graph = graph_of(fn);
-      if (!graph || already_instrumented(graph->block())) continue;
-      instrument_block(*graph, graph->block(), graph->inputs()[0], options);
-    }
+    for (torch::jit::Function* fn : type->methods())
+      if (auto graph = graph_of(fn)) visit(*graph);
   }
+}
+
+void collect_device_constants(Block* block, const c10::Device& device, std::vector<Node*>& out) {
+  for (Node* node : block->nodes()) {
+    for (Block* sub : node->blocks()) collect_device_constants(sub, device, out);
+    if (node->kind() != c10::prim::Constant ||
+        node->output()->type()->kind() != c10::TypeKind::DeviceObjType)
+      continue;
+    if (torch::jit::toIValue(node->output())->toDevice() != device) out.push_back(node);
+  }
+}
+
+void move_in_graph(Graph& graph, const c10::Device& device) {
+  std::vector<Node*> constants;
+  collect_device_constants(graph.block(), device, constants);
+  for (Node* node : constants) {
+    torch::jit::WithInsertPoint here(node);
+    node->output()->replaceAllUsesWith(graph.insertConstant(c10::IValue(device)));
+    node->destroy();
+  }
+}
+
+}  // namespace
+
+void instrument_calls(const torch::jit::Module& root, const InstrumentOptions& options) {
+  for_each_method_graph(root, [&](Graph& graph) {
+    if (!already_instrumented(graph.block()))
+      instrument_block(graph, graph.block(), graph.inputs()[0], options);
+  });
+}
+
+void move_device_constants(const torch::jit::Module& root, const c10::Device& device) {
+  for_each_method_graph(root, [&](Graph& graph) { move_in_graph(graph, device); });
 }
 
 void run_graphs_as_written() { torch::jit::setGraphExecutorOptimize(false); }

@@ -17,6 +17,16 @@ namespace modrec {
 // graph executor caches optimized plans on the first call and would never see the ops.
 void instrument_calls(const torch::jit::Module& root, const InstrumentOptions& options);
 
+// The devices the code of root's module classes names as constants become `device`.
+// torch.jit.trace records the device of every tensor a forward made or moved, as a constant:
+// `torch.to(CONSTANTS.c0, torch.device("cpu"), 6)` for a torch.tensor(0.5), `arange(...,
+// device=torch.device("cuda:0"))` for a model traced on a GPU. As torch.export's
+// move_to_device_pass does for an exported program (and modrec's .pt2 runner), they become the
+// device the model runs on: on the meta device (summary's pass on shapes), on the CPU when it was
+// traced on a GPU, on a GPU with --device cuda. Scripted code names devices by strings
+// (torch.device("cuda")), which it keeps. Must run before the first forward, as instrument_calls.
+void move_device_constants(const torch::jit::Module& root, const c10::Device& device);
+
 // Makes the graph executor run every graph as written, without the specialization it otherwise
 // builds after its first (profiling) runs. That specialization costs memory once, after the first
 // pass, and saved no time on the CPU (docs/design-notes.md); without it, modrec executes the

@@ -2,7 +2,6 @@
 
 #include <unordered_set>
 
-#include "instrument/device_constants.h"
 #include "instrument/fast_paths.h"
 #include "instrument/save_trained.h"
 #include "util/log.h"

@@ -19,14 +19,14 @@ c10::IValue list_of(const json& items) {
   return out;
 }
 
-// torch.export writes a float JSON has no number for as a string: "Infinity", "-Infinity" (a
-// decomposed softmax's mask fill), "NaN".
+// torch.export writes a float JSON has no number for as a string (torch/_export/serde's
+// serialize.py): "Infinity", "-Infinity" (a decomposed softmax's mask fill), "NaN".
 double float_of(const json& v) {
   if (!v.is_string()) return v.get<double>();
   const std::string text = v.get<std::string>();
-  if (text == "Infinity" || text == "inf") return std::numeric_limits<double>::infinity();
-  if (text == "-Infinity" || text == "-inf") return -std::numeric_limits<double>::infinity();
-  if (text == "NaN" || text == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (text == "Infinity") return std::numeric_limits<double>::infinity();
+  if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
+  if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
   throw UnsupportedArgument("a float written as \"" + text + "\" is not supported");
 }
 

@@ -1,4 +1,4 @@
-#include "instrument/device_constants.h"
+#include "instrument/jit_calls.h"
 
 #include <doctest/doctest.h>
 #include <torch/script.h>
