@@ -98,6 +98,80 @@ class ModelFiles(ErrorCase):
         self.assertEqual(run("summary", bad("flipped_weight.pt"))[0], run("summary", NET)[0])
 
 
+class TruncatedStorages(ErrorCase):
+    """An archive entry shorter than the tensor it backs, its CRC-32 consistent: LibTorch's loaders
+    read past its end and hand out whatever lies there as values (issue 44)."""
+
+    def entry(self, name):
+        with open(bad(name.replace(".pt", ".txt"))) as f:
+            return f.read().strip()
+
+    def test_a_models_weight_is_refused_before_any_pass(self):
+        model = bad("truncated_storage.pt")
+        for cmd in (["record", model, "--input", NET_INPUT, "--layers", "all", "--out", self.out()],
+                    ["check", model, "--input", NET_INPUT]):
+            with self.subTest(cmd=cmd[0]):
+                line = self.fails(3, *cmd, words=[model, self.entry("truncated_storage.pt"),
+                                                  "fewer than the tensor", "save or copy it again"])
+                self.assertRegex(line, r"tensor (conv1|conv2|fc1|fc2)\.weight \(Float \[")
+        self.assertFalse(os.path.exists(self.out()))
+
+    def test_an_input_is_refused(self):
+        path = bad("truncated_storage.input.pt")
+        for cmd in (["summary", NET, "--input", path],
+                    ["record", NET, "--input", path, "--layers", "all", "--out", self.out()]):
+            with self.subTest(cmd=cmd[0]):
+                self.fails(3, *cmd, words=[path, self.entry("truncated_storage.input.pt"),
+                                           "fewer than the tensor"])
+        self.assertFalse(os.path.exists(self.out()))
+
+    def test_the_whole_files_pass(self):
+        """The same files before the cut: what the check refuses is the cut alone."""
+        run("record", NET, "--input", bad("whole.pt"), "--layers", "all", "--out", self.out())
+
+
+class DamagedPrograms(ErrorCase):
+    """.pt2 programs damaged where the graph is wired (tests/corpus/make_corpus.py's
+    damaged_programs): exit 3 naming the node and its operator, at load, for summary without an
+    input too, never a C++ library's message; nested subgraphs in memory bounded by the file."""
+
+    def test_each_is_exit_3_naming_what_is_wrong(self):
+        with open(bad("damaged_programs.json")) as f:
+            cases = json.load(f)
+        for name, words in cases.items():
+            path = bad(name)
+            for cmd in (["summary", path],
+                        ["record", path, "--input", bad("x24.pt"), "--layers", "all", "--out",
+                         self.out()]):
+                with self.subTest(file=name, cmd=cmd[0]):
+                    line = self.fails(3, *cmd, words=[path, "is malformed", *words])
+                    for internal in ("_M_range_check", "unordered_map", "json.exception"):
+                        self.assertNotIn(internal, line)
+        self.assertFalse(os.path.exists(self.out()))
+
+    def test_nesting_costs_memory_in_the_files_size_not_its_square(self):
+        """1,000 levels (a 450 KB file) took more than 6 GB, 10,000 were SIGSEGV. ru_maxrss counts
+        this test's own pages too (a forked child keeps its parent's peak through exec): the
+        bound is that peak's order, far below the square's."""
+        for depth in (1000, 10000):
+            with self.subTest(depth=depth):
+                proc = subprocess.Popen([MODREC, "summary", bad(f"nested_{depth}.pt2")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                _, status, usage = os.wait4(proc.pid, 0)
+                self.assertEqual(os.waitstatus_to_exitcode(status), 3)
+                self.assertLess(usage.ru_maxrss, 1024 * 1024, "KB")
+
+    def test_subgraphs_nested_50_deep_run_as_eager(self):
+        """A depth real programs never reach still runs: 50 no_grad blocks around a ReLU."""
+        out = self.out()
+        run("record", bad("nested_50.pt2"), "--input", bad("x24.pt"), "--layers", "all",
+            "--no-backward", "--out", out)
+        with open(os.path.join(out, "manifest.json")) as f:
+            label = next(l["label"] for l in json.load(f)["layers"] if l["path"] == "0")
+        got = torch.load(os.path.join(out, "tensors", label, "output.pt"))
+        torch.testing.assert_close(got, torch.relu(torch.load(bad("x24.pt"))), rtol=0, atol=0)
+
+
 class InflatedSizes(ErrorCase):
     def test_compressed_entry_claiming_gigabytes_is_refused(self):
         """A tiny damaged file must not make LibTorch allocate what a compressed entry claims."""

@@ -62,6 +62,12 @@ def myops_library():
     return operator_library("myops", MYOPS_CPP)
 
 
+def myops_second_build():
+    """Another build of namespace myops (as a team's old and new library are): other bytes, the
+    same TORCH_LIBRARY."""
+    return operator_library("myops_b", MYOPS_CPP.replace("x * alpha + other", "other + alpha * x"))
+
+
 class MyOpsNet(nn.Module):
     def __init__(self):
         super().__init__()
@@ -158,6 +164,40 @@ class OperatorLibraries(unittest.TestCase):
             _, err = run("summary", self.model, "--load-library", path, code=3)
             self.assertEqual(len(err.splitlines()), 1, err)
             self.assertIn(f"({path})", err)
+
+    def test_truncated_library_is_exit_3_not_sigbus(self):
+        """glibc's dlopen (and Python's ctypes) crash on the first 4 KB of a real library."""
+        head = os.path.join(self.tmp, "head.so")
+        with open(self.library, "rb") as f, open(head, "wb") as out:
+            out.write(f.read(4096))
+        _, err = run("summary", self.model, "--load-library", head, code=3)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertIn(f"({head})", err)
+        self.assertIn("cut short", err)
+
+    def test_one_library_under_two_paths_is_loaded_once(self):
+        copy = os.path.join(self.tmp, "copy.so")
+        link = os.path.join(self.tmp, "link.so")
+        shutil.copy(self.library, copy)
+        if not os.path.lexists(link):
+            os.symlink(self.library, link)
+        for other in (copy, link):
+            out = record_dir(self.model, "--input", self.input, "--load-library", self.library,
+                             "--load-library", other)
+            assert_captures_are_eager(self, out, self.expected)
+            _, err = run("summary", self.model, "--load-library", self.library, "--load-library",
+                         other)
+            self.assertIn(f"operator library {other} is {self.library}, loaded already", err)
+
+    def test_two_builds_of_one_namespace_are_exit_3_naming_both(self):
+        second = myops_second_build()
+        _, err = run("summary", self.model, "--load-library", self.library, "--load-library",
+                     second, code=3)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        for word in (f"({second})", self.library, "namespace myops", "registered already"):
+            self.assertIn(word, err)
+        for dump in ("frame #", "Exception raised from", "internal error"):
+            self.assertNotIn(dump, err)
 
 
 def detector_input(name):

@@ -13,6 +13,7 @@
 #include "load/file_kind.h"
 #include "load/meta_import.h"
 #include "load/operator_libraries.h"
+#include "load/storage_extents.h"
 #include "load/version.h"
 #include "util/error.h"
 
@@ -38,49 +39,37 @@ void verify_compressed(const Archive& archive, caffe2::serialize::PyTorchStreamR
   }
 }
 
-// A tensor's bytes in a TorchScript archive: <archive>/data/<storage key>.
-bool is_data_record(const ArchiveEntry& e) {
-  const size_t slash = e.name.find('/');
-  return slash != std::string::npos && e.name.compare(slash + 1, 5, "data/") == 0;
-}
-
 // LibTorch's zip reader reads through this rather than opening the file again: from the
-// Archive's open file, the directory from the bytes read when it was opened. With Weights::meta
-// a read of a data record (miniz reads a stored entry's bytes in one call) fills nothing:
-// LibTorch's unpickler moves the storage to the meta device at once, never looking at its bytes.
+// Archive's open file, the directory from the bytes read when it was opened. With Weights::meta a
+// read of a data record fills nothing (LibTorch's unpickler moves the storage to the meta device
+// at once, never looking at its bytes); otherwise the memory it is read into is noted with its
+// entry (RecordReads), which check_storage_extents holds each tensor to.
 class ArchiveAdapter final : public caffe2::serialize::ReadAdapterInterface {
  public:
   ArchiveAdapter(std::shared_ptr<const Archive> archive, Weights weights)
-      : archive_(std::move(archive)) {
-    if (weights == Weights::meta)
-      for (const auto& e : archive_->entries())
-        if (e.stored() && is_data_record(e)) unread_.emplace(e.offset, e.size);
-  }
+      : archive_(std::move(archive)), weights_(weights), records_(*archive_) {}
   size_t size() const override { return archive_->file_size(); }
   // Errors are short reads here: miniz, a C library, cannot pass an exception on; LibTorch then
   // throws its own, which cannot_load words.
   size_t read(uint64_t pos, void* buf, size_t n, const char* /*what*/) const override {
     if (pos >= size()) return 0;
     n = static_cast<size_t>(std::min<uint64_t>(n, size() - pos));
-    if (is_unread(pos, n)) return n;
+    if (weights_ == Weights::meta && records_.record_within(pos, n)) return n;
     try {
       archive_->read_at(pos, buf, n);
-      return n;
     } catch (const Error&) {
       return 0;
     }
+    records_.note(pos, buf, n);
+    return n;
   }
+
+  RecordReads& records() const { return records_; }
 
  private:
-  bool is_unread(uint64_t pos, size_t n) const {
-    auto after = unread_.upper_bound(pos);
-    if (after == unread_.begin()) return false;
-    const auto& [offset, size] = *std::prev(after);
-    return pos + n <= offset + size;
-  }
-
   std::shared_ptr<const Archive> archive_;
-  std::map<uint64_t, uint64_t> unread_;  // data records not read: offset -> size
+  Weights weights_;
+  mutable RecordReads records_;
 };
 
 // The operator a model calls that no registered library has: "torchvision::nms" from LibTorch's
@@ -151,7 +140,11 @@ torch::jit::Module load_model(const std::string& path, const FileInfo& file, Wei
   // (torchvision's) is loaded, once per namespace, and the load tried again.
   std::string why;
   for (;;) {
-    if (auto module = try_load(adapter, weights, why)) return std::move(*module);
+    adapter->records().forget();
+    if (auto module = try_load(adapter, weights, why)) {
+      check_storage_extents(module->_ivalue(), adapter->records().backing(), path);
+      return std::move(*module);
+    }
     const std::string op = missing_operator(why);
     if (op.empty() || !load_namespace_library(namespace_of(op))) throw cannot_load(path, why);
   }

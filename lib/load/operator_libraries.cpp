@@ -3,19 +3,25 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <dlfcn.h>
 #include <limits.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <set>
 #include <vector>
 
+#include "load/shared_library_file.h"
 #include "load/torchvision_autograd.h"
 #include "load/version.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/sha256.h"
 
 namespace modrec {
 namespace {
@@ -126,19 +132,95 @@ void load_python_runtime(const std::string& library) {
   if (failed) throw Error(failed->code(), failed->what(), library, failed->hint());
 }
 
-// What torch.ops.load_library does: dlopen, which runs the library's static registrations.
-// A library that links libtorch_python.so gets the Python runtime first.
+// An operator library loaded: what tells one file under two paths (or two copies of one build)
+// from another, and the operator namespaces its registrations added.
+struct LoadedLibrary {
+  std::string path;
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::string sha256;
+  std::set<std::string> namespaces;
+};
+
+std::vector<LoadedLibrary>& loaded_libraries() {
+  static std::vector<LoadedLibrary> loaded;
+  return loaded;
+}
+
+std::set<std::string> registered_namespaces() {
+  std::set<std::string> out;
+  for (const auto& op : c10::Dispatcher::singleton().getAllOpNames())
+    out.insert(op.name.substr(0, op.name.find("::")));
+  return out;
+}
+
+// The library loaded before that is `candidate`'s file, or a byte-for-byte copy of it.
+const LoadedLibrary* loaded_before(const LoadedLibrary& candidate) {
+  for (const LoadedLibrary& l : loaded_libraries())
+    if ((l.device == candidate.device && l.inode == candidate.inode) ||
+        l.sha256 == candidate.sha256)
+      return &l;
+  return nullptr;
+}
+
+// LibTorch refuses a second registration of an operator or of a TORCH_LIBRARY namespace by
+// throwing from the library's static initialisers, out of dlopen; the namespace it names.
+std::string namespace_registered_twice(const std::string& why) {
+  std::smatch m;
+  if (std::regex_search(why, m, std::regex("register the namespace ([A-Za-z0-9_]+)")) ||
+      std::regex_search(why, m, std::regex("register an operator \\(([A-Za-z0-9_]+)::")))
+    return m.str(1);
+  return "";
+}
+
+Error registered_twice(const std::string& path, const std::string& why) {
+  const std::string ns = namespace_registered_twice(why);
+  std::string first = "LibTorch or a library loaded before";
+  for (const LoadedLibrary& l : loaded_libraries())
+    if (l.namespaces.count(ns)) first = l.path;
+  return Error(Exit::bad_input,
+               "cannot load the operator library: it registers operators of namespace " +
+                   (ns.empty() ? std::string("?") : ns) + " that " + first +
+                   " registered already (two builds of one library)",
+               path, "load one build of each operator library: leave the other one out");
+}
+
+// dlopen, with a second registration (static initialisers throwing out of it) as Error.
+std::optional<std::string> open_registering(const std::string& path) {
+  try {
+    return open_library(path, RTLD_NOW | RTLD_LOCAL);
+  } catch (const c10::Error& e) {
+    throw registered_twice(path, e.what_without_backtrace());
+  }
+}
+
+// What torch.ops.load_library does: dlopen, which runs the library's static registrations, once
+// per library: the same file or copy given again is said and skipped. Its ELF file is checked
+// first (load/shared_library_file.h). A library that links libtorch_python.so gets the Python
+// runtime first.
 void load_library(const std::string& path) {
+  check_shared_library_file(path);
+  struct stat st {};
+  ::stat(path.c_str(), &st);
+  LoadedLibrary library{path, st.st_dev, st.st_ino, sha256_file(path), {}};
+  if (const LoadedLibrary* same = loaded_before(library)) {
+    log::warn("operator library ", path, " is ", same->path, ", loaded already: loaded once");
+    return;
+  }
   load_cuda_backend();  // operator libraries link libtorch.so by name, found only once it is loaded
-  auto why = open_library(path, RTLD_NOW | RTLD_LOCAL);
+  const std::set<std::string> before = registered_namespaces();
+  auto why = open_registering(path);
   if (why && why->find("libtorch_python") != std::string::npos) {
     load_python_runtime(path);
-    why = open_library(path, RTLD_NOW | RTLD_LOCAL);
+    why = open_registering(path);
   }
   if (why)
     throw Error(Exit::bad_input, "cannot load the operator library: " + first_line(*why), path,
                 "give a shared library built against LibTorch " + libtorch_version() +
                     " that registers operators (TORCH_LIBRARY), as torch.ops.load_library takes");
+  std::ranges::set_difference(registered_namespaces(), before,
+                              std::inserter(library.namespaces, library.namespaces.end()));
+  loaded_libraries().push_back(std::move(library));
   add_torchvision_autograd();  // when it was torchvision's: what its Python would register
 }
 

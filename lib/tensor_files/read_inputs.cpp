@@ -13,6 +13,7 @@
 #include "load/archive.h"
 #include "load/file_kind.h"
 #include "load/pickle_head.h"
+#include "load/storage_extents.h"
 #include "tensor_files/npy.h"
 #include "tensor_files/pickle_lengths.h"
 #include "util/error.h"
@@ -49,6 +50,7 @@ std::vector<char> read_file(const std::string& path) {
 // pickle_load, so it is not used either) copies whatever range miniz asks for, and a malformed zip
 // makes miniz ask for bytes before the buffer: an out-of-bounds read found by fuzzing
 // (tests/fuzz/regressions/). Reading short instead makes miniz report the archive as invalid.
+// The memory each data record is read into is noted (RecordReads), for check_storage_extents.
 class BoundedReader final : public caffe2::serialize::ReadAdapterInterface {
  public:
   explicit BoundedReader(const std::vector<char>& bytes) : bytes_(bytes) {}
@@ -57,18 +59,23 @@ class BoundedReader final : public caffe2::serialize::ReadAdapterInterface {
     if (pos >= bytes_.size()) return 0;
     n = std::min<uint64_t>(n, bytes_.size() - pos);
     std::memcpy(buf, bytes_.data() + pos, n);
+    if (records_) records_->note(pos, buf, n);
     return n;
   }
+  // From now on, reads of `records`' data records are noted there.
+  void note_reads(RecordReads& records) { records_ = &records; }
 
  private:
   const std::vector<char>& bytes_;
+  RecordReads* records_ = nullptr;
 };
 
 using ZipReader = caffe2::serialize::PyTorchStreamReader;
 
-std::unique_ptr<ZipReader> open_zip(const std::vector<char>& bytes, const std::string& path) {
+std::unique_ptr<ZipReader> open_zip(const std::shared_ptr<BoundedReader>& bytes,
+                                    const std::string& path) {
   try {
-    return std::make_unique<ZipReader>(std::make_shared<BoundedReader>(bytes));
+    return std::make_unique<ZipReader>(bytes);
   } catch (
       const std::exception&) {  // c10::Error, or std::invalid_argument for a bad version record
     throw bad_input(path, "is truncated or not a valid zip archive");
@@ -112,11 +119,16 @@ PickleHead check_archive(ZipReader& reader, const std::string& path) {
   return head;
 }
 
-// What torch::jit::pickle_load does, over the bounded reader.
-c10::IValue unpickle(ZipReader& reader, const PickleHead& head, const std::string& path) {
+// What torch::jit::pickle_load does, over the bounded reader, each tensor then held to the record
+// behind it (load/storage_extents.h).
+c10::IValue unpickle(ZipReader& reader, const RecordReads& records, const std::string& path) {
   try {
-    return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt,
-                                             c10::nullopt, reader);
+    c10::IValue value = torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt,
+                                                          c10::nullopt, c10::nullopt, reader);
+    check_storage_extents(value, records.backing(), path);
+    return value;
+  } catch (const Error&) {
+    throw;
   } catch (const c10::Error& e) {
     throw bad_input(path, "cannot be read: " + first_line(e.what_without_backtrace()));
   } catch (const std::exception& e) {  // std::length_error, std::bad_alloc: a huge string length
@@ -157,11 +169,15 @@ c10::IValue read_saved_value(const std::string& path) {
     throw bad_input(path, "is a legacy (non-zip) torch.save file, which LibTorch cannot read",
                     "save it again with torch.save(x, path) from PyTorch 1.6 or newer");
   if (kind != FileKind::zip) throw bad_input(path, "is neither a torch.save file nor a .npy array");
-  std::unique_ptr<ZipReader> reader = open_zip(bytes, path);
-  PickleHead pickle = check_archive(*reader, path);
+  auto adapter = std::make_shared<BoundedReader>(bytes);
+  std::unique_ptr<ZipReader> reader = open_zip(adapter, path);
+  check_archive(*reader, path);
   // LibTorch's zip reader checks no CRC-32: a damaged byte in the data would pass as a value.
-  Archive::open(path).verify_crc();
-  return unpickle(*reader, pickle, path);
+  const Archive archive = Archive::open(path);
+  archive.verify_crc();
+  RecordReads records(archive);
+  adapter->note_reads(records);
+  return unpickle(*reader, records, path);
 }
 
 std::vector<at::Tensor> read_inputs(const std::string& path) {

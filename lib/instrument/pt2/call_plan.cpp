@@ -11,21 +11,6 @@
 namespace modrec::pt2 {
 namespace {
 
-using nlohmann::json;
-
-void collect_names(const json& j, std::vector<std::string>& out) {
-  if (j.is_array()) {
-    for (const json& item : j) collect_names(item, out);
-  } else if (j.is_object()) {
-    for (const auto& [key, value] : j.items()) {
-      if ((key == "name" || key == "as_name") && value.is_string())
-        out.push_back(value.get<std::string>());
-      else
-        collect_names(value, out);
-    }
-  }
-}
-
 // The calls each node runs in (outermost first), numbering calls as they start.
 // Calls open when the graph starts (`base`: a subgraph's node's stack) count as call 0 of its
 // plan, neither entered nor left by it.
@@ -113,15 +98,15 @@ class FlowPass {
         if (from != name) plan_.sources[index][name] = from;
         use(from, chain);
       }
-    for (const json& out : node.outputs)
+    for (const Argument& out : node.outputs)
       for (const std::string& name : value_names(out)) produced_[name] = {index, chain};
     if (node.target.starts_with("torch.ops.aten.to.") && node.outputs.size() == 1 &&
-        !node.inputs.empty() && node.inputs[0].value.contains("as_tensor"))
+        !node.inputs.empty() && node.inputs[0].value.kind == Argument::Kind::tensor)
       same_as_[value_names(node.outputs[0]).at(0)] = value_names(node.inputs[0].value).at(0);
   }
 
   // The graph's outputs: `user` ones are call 0's (forward's result).
-  void graph_output(const json& value, bool user) {
+  void graph_output(const Argument& value, bool user) {
     for (const std::string& name : value_names(value)) {
       use(name, {});
       if (user) add_once(plan_.calls[0].outputs, name);
@@ -168,16 +153,6 @@ class FlowPass {
   std::map<std::string, std::string> same_as_;  // an aten.to's result -> its input
 };
 
-}  // namespace
-
-std::vector<std::string> value_names(const json& argument) {
-  std::vector<std::string> out;
-  collect_names(argument, out);
-  return out;
-}
-
-namespace {
-
 CallPlan plan_nodes(const std::vector<Node>& nodes, const std::set<std::string>& attributes,
                     const std::vector<StackEntry>& base, const ModuleTree& tree,
                     const std::function<void(FlowPass&)>& outputs) {
@@ -211,7 +186,7 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree, const Export
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
                        const std::vector<StackEntry>& base, const ModuleTree& tree) {
   return plan_nodes(graph.nodes, attributes, base, tree, [&](FlowPass& flow) {
-    for (const json& out : graph.outputs) flow.graph_output(out, false);
+    for (const Argument& out : graph.outputs) flow.graph_output(out, false);
   });
 }
 

@@ -64,8 +64,4 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree,
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
                        const std::vector<StackEntry>& base, const ModuleTree& tree);
 
-// The names of the graph values an Argument union refers to (as_tensor, as_tensors,
-// as_optional_tensors, as_optional_tensor, as_sym_int's as_name, ...), in order.
-std::vector<std::string> value_names(const nlohmann::json& argument);
-
 }  // namespace modrec::pt2

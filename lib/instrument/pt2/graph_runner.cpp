@@ -1,5 +1,6 @@
 #include "instrument/pt2/graph_runner.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -49,7 +50,7 @@ std::set<std::string> subgraph_attributes(const Node& node, const pt2::Graph& gr
                                           const std::set<std::string>& attributes) {
   size_t first = 0;
   for (size_t i = 0; i < node.inputs.size(); ++i)
-    if (node.inputs[i].value.contains("as_graph")) first = i + 1;
+    if (node.inputs[i].value.kind == pt2::Argument::Kind::graph) first = i + 1;
   std::vector<std::string> names;
   for (size_t i = first; i < node.inputs.size(); ++i)
     for (const std::string& name : pt2::value_names(node.inputs[i].value)) names.push_back(name);
@@ -59,18 +60,43 @@ std::set<std::string> subgraph_attributes(const Node& node, const pt2::Graph& gr
   return out;
 }
 
+Error malformed_node(const Node& node, const std::string& what, const std::string& path) {
+  return Error(Exit::bad_input,
+               "export archive is malformed: node " + node.name + " (" + node.target + "): " + what,
+               path, "save the program again with torch.export.save");
+}
+
+// `node`'s arguments held to its operator's schema, once, before anything runs: one of another
+// type (a string where an int goes) or one missing is the archive's fault, not the model's.
+void check_arguments(const Node& node, const Step& step, const std::string& path) {
+  if (step.higher_order)
+    if (const std::string why = pt2::higher_order_mismatch(*step.higher_order, node); !why.empty())
+      throw malformed_node(node, why, path);
+  if (!step.op) return;
+  for (const c10::Argument& param : step.op->schema().arguments()) {
+    const auto given = std::ranges::find(node.inputs, param.name(), &pt2::NodeArg::name);
+    if (given == node.inputs.end()) {
+      if (!param.default_value())
+        throw malformed_node(node, "its input " + param.name() + " is missing", path);
+    } else if (const std::string why = pt2::argument_mismatch(given->value, param); !why.empty()) {
+      throw malformed_node(node, "its input " + param.name() + " is " + why, path);
+    }
+  }
+}
+
 void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
-                   const ModuleTree& tree) {
+                   const ModuleTree& tree, const std::string& path) {
   for (const Node& node : *compiled.nodes) {
     Step step{DispatcherOp::find(node.target),
               pt2::higher_order_op(node.target),
               {},
               pt2::symbolic_op(node.target)};
+    check_arguments(node, step, path);
     for (const pt2::Graph& graph : node.graphs) {
       const std::set<std::string> inner = subgraph_attributes(node, graph, attributes);
       Compiled sub{
           &graph.nodes, &graph, {}, pt2::plan_subgraph(graph, inner, node.module_stack, tree)};
-      compile_steps(sub, inner, tree);
+      compile_steps(sub, inner, tree, path);
       step.graphs.push_back(std::move(sub));
     }
     compiled.steps.push_back(std::move(step));
@@ -92,8 +118,8 @@ Error missing_operator(const Node& node, const std::string& op, const std::strin
 
 // The mutating operator an auto_functionalized_v2 node runs (its first argument).
 std::string functionalized_operator(const Node& node) {
-  if (node.inputs.empty() || !node.inputs[0].value.contains("as_operator")) return "";
-  return node.inputs[0].value.at("as_operator").get<std::string>();
+  if (node.inputs.empty() || node.inputs[0].value.kind != pt2::Argument::Kind::op) return "";
+  return node.inputs[0].value.strings.at(0);
 }
 
 // The first node of `compiled` (its subgraphs' included) that cannot run.
@@ -179,7 +205,7 @@ class GraphRun {
   std::vector<c10::IValue> outputs() const {
     std::vector<c10::IValue> out;
     const pt2::ValueLookup lookup = [this](const std::string& name) { return value(name); };
-    for (const nlohmann::json& o : graph_.graph->outputs)
+    for (const pt2::Argument& o : graph_.graph->outputs)
       out.push_back(pt2::argument_value(o, lookup));
     return out;
   }
@@ -287,12 +313,12 @@ class GraphRun {
     return c10::IValue();  // None
   }
 
+  // compile_steps checked that each argument is there (or has a default) and fits.
   static c10::IValue argument(const Node& node, const c10::Argument& param,
                               const pt2::ValueLookup& lookup) {
     for (const pt2::NodeArg& arg : node.inputs)
       if (arg.name == param.name()) return pt2::argument_value(arg.value, param, lookup);
-    if (param.default_value()) return *param.default_value();
-    throw pt2::UnsupportedArgument("the argument " + param.name() + " is missing");
+    return *param.default_value();
   }
 
   // The root's result has forward's structure (its out_spec); a submodule call's is unknown to
@@ -412,7 +438,7 @@ GraphRunner::GraphRunner(const pt2::ExportedArchive& archive, const ModuleTree& 
                nullptr,
                {},
                pt2::plan_calls(program, tree, archive.notes ? &*archive.notes : nullptr)});
-  compile_steps(*main, attributes, tree);
+  compile_steps(*main, attributes, tree, archive.path);
   main_ = std::move(main);
 }
 

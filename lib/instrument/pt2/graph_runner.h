@@ -13,6 +13,9 @@ namespace modrec {
 
 class GraphRunner {
  public:
+  // Compiles the program's graphs, each node's arguments held to its operator's schema (or to
+  // what its higher-order operator takes): Error(Exit::bad_input) naming the node, its operator
+  // and the argument that does not fit.
   GraphRunner(const pt2::ExportedArchive& archive, const ModuleTree& tree,
               InstrumentOptions options);
   ~GraphRunner();

@@ -4,6 +4,7 @@
 #include <ATen/autocast_mode.h>
 #include <c10/core/GradMode.h>
 
+#include <algorithm>
 #include <map>
 
 #include "instrument/pt2/auto_functionalized.h"
@@ -120,6 +121,36 @@ std::optional<HigherOrderOp> higher_order_op(const std::string& target) {
   auto it = ops.find(target);
   if (it == ops.end()) return std::nullopt;
   return it->second;
+}
+
+std::string higher_order_mismatch(HigherOrderOp op, const Node& node) {
+  using K = Argument::Kind;
+  using H = HigherOrderOp;
+  struct Form {
+    size_t graphs;
+    std::vector<std::vector<K>> leading;  // per leading argument: the kinds it may be
+  };
+  static const std::map<H, Form> forms{
+      {H::set_grad_enabled, {1, {{K::bool_}, {K::graph}}}},
+      {H::autocast,
+       {1, {{K::string}, {K::scalar_type, K::none}, {K::bool_}, {K::bool_, K::none}, {K::graph}}}},
+      {H::cond, {2, {{K::tensor, K::bool_, K::sym_bool}, {K::graph}, {K::graph}}}},
+      {H::while_loop, {2, {{K::graph}, {K::graph}}}},
+      {H::map, {1, {{K::graph}}}},
+      {H::auto_functionalized, {0, {{K::op}}}},
+  };
+  const Form& form = forms.at(op);
+  if (node.graphs.size() < form.graphs)
+    return "it runs " + std::to_string(form.graphs) + " subgraphs and has " +
+           std::to_string(node.graphs.size());
+  for (size_t i = 0; i < form.leading.size(); ++i) {
+    if (i >= node.inputs.size()) return "it takes more arguments";
+    const Argument& a = node.inputs[i].value;
+    if (std::ranges::find(form.leading[i], a.kind) == form.leading[i].end())
+      return "its input " + node.inputs[i].name + " is " + tag_of(a) +
+             ", which this operator does not take there";
+  }
+  return "";
 }
 
 std::vector<c10::IValue> run_higher_order(HigherOrderOp op, const std::vector<std::string>& names,

@@ -11,12 +11,19 @@
 #include <string>
 #include <vector>
 
+#include "load/pt2/program.h"
+
 namespace modrec::pt2 {
 
 enum class HigherOrderOp { set_grad_enabled, autocast, cond, while_loop, map, auto_functionalized };
 
 // nullopt for a target that is no higher-order operator modrec runs.
 std::optional<HigherOrderOp> higher_order_op(const std::string& target);
+
+// Why `node`'s arguments do not fit `op` ("its input 0 is as_string where a bool goes", "it runs 2
+// subgraphs and has 1"); "" when they do. Checked at load, so that running the node meets
+// neither a missing subgraph nor a value of another type where the operator reads its mode.
+std::string higher_order_mismatch(HigherOrderOp op, const Node& node);
 
 // Runs subgraph `graph` (its index among the node's graph arguments) on `inputs`; its outputs.
 using RunSubgraph =

@@ -3,59 +3,18 @@
 #include <ATen/ATen.h>
 #include <c10/core/Device.h>
 
-#include <limits>
-
 #include "load/pt2/schema_enums.h"
 
 namespace modrec::pt2 {
 namespace {
 
-using nlohmann::json;
+using K = Argument::Kind;
 
-template <class T>
-c10::IValue list_of(const json& items) {
+template <class T, class From>
+c10::IValue list_of(const std::vector<From>& items) {
   c10::List<T> out;  // element by element: List<bool> takes no std::vector<bool>
-  for (const json& item : items) out.push_back(item.get<T>());
+  for (const From& item : items) out.push_back(static_cast<T>(item));
   return out;
-}
-
-// torch.export writes a float JSON has no number for as a string (torch/_export/serde's
-// serialize.py): "Infinity", "-Infinity" (a decomposed softmax's mask fill), "NaN".
-double float_of(const json& v) {
-  if (!v.is_string()) return v.get<double>();
-  const std::string text = v.get<std::string>();
-  if (text == "Infinity") return std::numeric_limits<double>::infinity();
-  if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
-  if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
-  throw UnsupportedArgument("a float written as \"" + text + "\" is not supported");
-}
-
-c10::IValue floats(const json& items) {
-  c10::List<double> out;
-  for (const json& item : items) out.push_back(float_of(item));
-  return out;
-}
-
-at::Tensor tensor_named(const json& ref, const ValueLookup& lookup) {
-  return lookup(ref.at("name").get<std::string>()).toTensor();
-}
-
-// {"as_tensor": {...}} or {"as_none": ...}
-std::optional<at::Tensor> optional_tensor(const json& j, const ValueLookup& lookup) {
-  if (j.contains("as_tensor")) return tensor_named(j.at("as_tensor"), lookup);
-  return std::nullopt;
-}
-
-// A SymInt, SymFloat or SymBool: {"as_int": 3} or {"as_name": "s0"} (a value computed in the
-// graph).
-c10::IValue sym(const json& j, const ValueLookup& lookup) {
-  if (j.contains("as_name")) return lookup(j.at("as_name").get<std::string>());
-  const std::string kind = j.begin().key();
-  const json& value = j.begin().value();
-  if (kind == "as_int") return value.get<int64_t>();
-  if (kind == "as_float") return float_of(value);
-  if (kind == "as_bool") return value.get<bool>();
-  throw UnsupportedArgument("a symbolic value " + kind + " is not supported");
 }
 
 template <class T>
@@ -64,45 +23,29 @@ T mapped(std::optional<T> value, const std::string& kind) {
   return *value;
 }
 
-c10::IValue tensors(const std::string& kind, const json& v, const ValueLookup& lookup) {
-  if (kind == "as_tensors") {
-    c10::List<at::Tensor> out;
-    for (const json& ref : v) out.push_back(tensor_named(ref, lookup));
-    return out;
-  }
-  if (kind == "as_optional_tensors") {
-    c10::List<std::optional<at::Tensor>> out;
-    for (const json& item : v) out.push_back(optional_tensor(item, lookup));
-    return out;
-  }
-  if (kind == "as_optional_tensor") return optional_tensor(v, lookup);
-  if (kind == "as_tensor") return tensor_named(v, lookup);
-  throw UnsupportedArgument("an argument " + kind + " is not supported");
+// A Sym* element: the value the graph computed under that name, else the number written.
+c10::IValue sym(const Argument& a, size_t i, const ValueLookup& lookup) {
+  if (!a.names.at(i).empty()) return lookup(a.names[i]);
+  if (a.kind == K::sym_float) return a.floats.at(i);
+  if (a.kind == K::sym_bool) return static_cast<bool>(a.ints.at(i));
+  return a.ints.at(i);
 }
 
-c10::IValue syms(const json& v, const ValueLookup& lookup) {
-  c10::List<int64_t> out;
-  for (const json& item : v) out.push_back(sym(item, lookup).toInt());
+c10::IValue tensors(const Argument& a, const ValueLookup& lookup) {
+  if (a.kind == K::tensors) {
+    c10::List<at::Tensor> out;
+    for (const std::string& name : a.names) out.push_back(lookup(name).toTensor());
+    return out;
+  }
+  c10::List<std::optional<at::Tensor>> out;
+  for (const std::string& name : a.names)
+    out.push_back(name.empty() ? std::nullopt : std::optional(lookup(name).toTensor()));
   return out;
 }
 
-c10::IValue scalars(const std::string& kind, const json& v) {
-  if (kind == "as_int") return v.get<int64_t>();
-  if (kind == "as_ints") return list_of<int64_t>(v);
-  if (kind == "as_float") return float_of(v);
-  if (kind == "as_floats") return floats(v);
-  if (kind == "as_bool") return v.get<bool>();
-  if (kind == "as_bools") return list_of<bool>(v);
-  if (kind == "as_string") return v.get<std::string>();
-  if (kind == "as_strings") return list_of<std::string>(v);
-  if (kind == "as_scalar_type") return mapped(scalar_type(v.get<int>()), "dtype");
-  if (kind == "as_memory_format") return mapped(memory_format(v.get<int>()), "memory format");
-  if (kind == "as_layout") return mapped(layout(v.get<int>()), "layout");
-  if (kind == "as_device")
-    return c10::Device(
-        v.at("type").get<std::string>() +
-        (v.value("index", json()).is_null() ? "" : ":" + std::to_string(v.at("index").get<int>())));
-  throw UnsupportedArgument("an argument " + kind + " is not supported");
+c10::IValue device(const Argument& a) {
+  const int64_t index = a.ints.at(0);
+  return c10::Device(a.strings.at(0) + (index < 0 ? "" : ":" + std::to_string(index)));
 }
 
 // The kind of a schema type, through Optional.
@@ -121,22 +64,120 @@ at::Tensor wrapped_number(const c10::IValue& number) {
   return t;
 }
 
-}  // namespace
-
-c10::IValue argument_value(const json& argument, const ValueLookup& lookup) {
-  const std::string kind = argument.begin().key();
-  const json& v = argument.begin().value();
-  if (kind == "as_none") return c10::IValue();
-  if (kind == "as_graph") return v.get<int64_t>();         // the index among the node's subgraphs
-  if (kind == "as_operator") return v.get<std::string>();  // its target, "torch.ops.ns.op.overload"
-  if (kind.find("tensor") != std::string::npos) return tensors(kind, v, lookup);
-  if (kind == "as_sym_int" || kind == "as_sym_float" || kind == "as_sym_bool")
-    return sym(v, lookup);
-  if (kind == "as_sym_ints") return syms(v, lookup);
-  return scalars(kind, v);
+bool is_number(K k) {
+  return k == K::int_ || k == K::float_ || k == K::bool_ || k == K::sym_int || k == K::sym_float ||
+         k == K::sym_bool;
 }
 
-c10::IValue argument_value(const json& argument, const c10::Argument& param,
+// Whether an argument of kind `k` can be given where the schema's (non-optional) type `type`
+// goes, as argument_value converts it. Types modrec has no rule for accept anything.
+bool fits(K k, const c10::TypePtr& type) {
+  using T = c10::TypeKind;
+  switch (type->kind()) {
+    case T::TensorType:
+      return k == K::tensor || is_number(k);
+    case T::IntType:
+    case T::SymIntType:
+      return k == K::int_ || k == K::sym_int || k == K::scalar_type || k == K::layout ||
+             k == K::memory_format;
+    case T::FloatType:
+    case T::SymFloatType:
+      return k == K::float_ || k == K::int_ || k == K::sym_float || k == K::sym_int;
+    case T::BoolType:
+    case T::SymBoolType:
+      return k == K::bool_ || k == K::sym_bool;
+    case T::NumberType:
+      return is_number(k);
+    case T::StringType:
+      return k == K::string;
+    case T::ScalarTypeType:
+      return k == K::scalar_type || k == K::int_;
+    case T::LayoutType:
+      return k == K::layout || k == K::int_;
+    case T::MemoryFormatType:
+      return k == K::memory_format || k == K::int_;
+    case T::DeviceObjType:
+      return k == K::device;
+    case T::ListType: {
+      const c10::TypePtr element = type->castRaw<c10::ListType>()->getElementType();
+      switch (element->kind()) {
+        case T::TensorType:
+          return k == K::tensors;
+        case T::OptionalType:
+          return k == K::optional_tensors || k == K::tensors;
+        case T::IntType:
+        case T::SymIntType:
+          return k == K::ints || k == K::sym_ints;
+        case T::FloatType:
+          return k == K::floats;
+        case T::BoolType:
+          return k == K::bools;
+        case T::StringType:
+          return k == K::strings;
+        default:
+          return true;
+      }
+    }
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+c10::IValue argument_value(const Argument& a, const ValueLookup& lookup) {
+  switch (a.kind) {
+    case K::none:
+      return c10::IValue();
+    case K::tensor:
+      return lookup(a.names.at(0)).toTensor();
+    case K::optional_tensor:
+      return a.names.at(0).empty() ? c10::IValue() : c10::IValue(lookup(a.names[0]).toTensor());
+    case K::tensors:
+    case K::optional_tensors:
+      return tensors(a, lookup);
+    case K::int_:
+    case K::graph:  // the index among the node's subgraphs
+      return a.ints.at(0);
+    case K::ints:
+      return list_of<int64_t>(a.ints);
+    case K::float_:
+      return a.floats.at(0);
+    case K::floats:
+      return list_of<double>(a.floats);
+    case K::bool_:
+      return static_cast<bool>(a.ints.at(0));
+    case K::bools:
+      return list_of<bool>(a.ints);
+    case K::string:
+    case K::op:  // its target, "torch.ops.ns.op.overload"
+      return a.strings.at(0);
+    case K::strings:
+      return list_of<std::string>(a.strings);
+    case K::sym_int:
+    case K::sym_float:
+    case K::sym_bool:
+      return sym(a, 0, lookup);
+    case K::sym_ints: {
+      c10::List<int64_t> out;
+      for (size_t i = 0; i < a.names.size(); ++i) out.push_back(sym(a, i, lookup).toInt());
+      return out;
+    }
+    case K::scalar_type:
+      return mapped(scalar_type(static_cast<int>(a.ints.at(0))), "dtype");
+    case K::memory_format:
+      return mapped(memory_format(static_cast<int>(a.ints.at(0))), "memory format");
+    case K::layout:
+      return mapped(layout(static_cast<int>(a.ints.at(0))), "layout");
+    case K::device:
+      return device(a);
+    case K::unsupported:
+      break;
+  }
+  throw UnsupportedArgument("an argument " + tag_of(a) + " is not supported");
+}
+
+c10::IValue argument_value(const Argument& argument, const c10::Argument& param,
                            const ValueLookup& lookup) {
   c10::IValue value = argument_value(argument, lookup);
   const c10::TypeKind kind = kind_of(param.type());
@@ -144,6 +185,16 @@ c10::IValue argument_value(const json& argument, const c10::Argument& param,
   if ((value.isInt() || value.isDouble() || value.isBool()) && kind == c10::TypeKind::TensorType)
     return wrapped_number(value);
   return value;
+}
+
+std::string argument_mismatch(const Argument& argument, const c10::Argument& param) {
+  c10::TypePtr type = param.type();
+  if (auto optional = type->cast<c10::OptionalType>()) {
+    if (argument.kind == K::none) return "";
+    type = optional->getElementType();
+  }
+  if (argument.kind == K::unsupported || fits(argument.kind, type)) return "";
+  return tag_of(argument) + " where the operator takes " + type->str();
 }
 
 }  // namespace modrec::pt2

@@ -147,7 +147,7 @@ class NotedPlan {
     align();
     order_eager_events();
     for (size_t i = 0; i < program.nodes.size(); ++i)
-      for (const nlohmann::json& out : program.nodes[i].outputs)
+      for (const Argument& out : program.nodes[i].outputs)
         for (const std::string& name : value_names(out)) made_by_[name] = static_cast<int>(i);
   }
 

@@ -16,11 +16,15 @@ struct Net {
   ExportNotes notes;
 };
 
+Argument tensor_arg(const std::string& name) {
+  return {Argument::Kind::tensor, {name}, {}, {}, {}};
+}
+
 Node node(const std::string& name, const std::string& in, const std::string& path) {
   Node n{name,
          "torch.ops.aten.x.default",
-         {{"self", json{{"as_tensor", {{"name", in}}}}, false}},
-         {json{{"as_tensor", {{"name", name}}}}},
+         {{"self", tensor_arg(in), false}},
+         {tensor_arg(name)},
          {{"L__self__", "", "Net"}}};
   n.module_stack.push_back({"L__self__" + path, path, "torch.nn." + path});
   return n;
@@ -34,7 +38,7 @@ Net net() {
   Net net;
   net.program.nodes = {node("linear", "x", "stem"), node("relu", "linear", "act")};
   net.program.inputs = {{InputSpec::Kind::user_input, "x", "", {}}};
-  net.program.outputs = {{json{{"as_tensor", {{"name", "relu"}}}}, true, ""}};
+  net.program.outputs = {{tensor_arg("relu"), true, ""}};
   for (const char* v : {"x", "linear", "relu"}) net.program.tensor_values[v].sizes = {2, 3};
   for (const char* path : {"", "stem", "skip", "act"}) {
     Module m;

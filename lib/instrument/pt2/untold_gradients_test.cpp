@@ -4,11 +4,12 @@
 
 using namespace modrec;
 using namespace modrec::pt2;
-using nlohmann::json;
 
 namespace {
 
-json tensor_arg(const std::string& name) { return {{"as_tensor", {{"name", name}}}}; }
+Argument tensor_arg(const std::string& name) {
+  return {Argument::Kind::tensor, {name}, {}, {}, {}};
+}
 
 Node node(const std::string& name, const std::vector<std::string>& args) {
   Node n{name, "torch.ops.aten.x.default", {}, {tensor_arg(name)}, {}, {}};

@@ -2,10 +2,10 @@
 
 #include <ATen/ATen.h>
 
-#include <algorithm>
 #include <cstring>
 
 #include "load/archive.h"
+#include "load/tensor_extent.h"
 #include "load/pt2/program_json.h"
 #include "load/pt2/schema_enums.h"
 #include "util/error.h"
@@ -43,24 +43,6 @@ std::string model_name(const Archive& archive) {
   throw damaged(archive, "has no models/*.json (not written by torch.export.save of torch 2.8+)");
 }
 
-// Whether every element the sizes, strides and offset address lies among `elements`. The
-// numbers come from the file, so negative ones and overflow are refusals, not arithmetic.
-bool fits_storage(const TensorMeta& meta, int64_t elements) {
-  const auto negative = [](int64_t n) { return n < 0; };
-  if (meta.storage_offset < 0 || std::ranges::any_of(meta.sizes, negative) ||
-      std::ranges::any_of(meta.strides, negative))
-    return false;
-  if (std::ranges::find(meta.sizes, 0) != meta.sizes.end()) return true;  // no element at all
-  int64_t last = meta.storage_offset;
-  for (size_t d = 0; d < meta.sizes.size(); ++d) {
-    int64_t span = 0;
-    if (__builtin_mul_overflow(meta.sizes[d] - 1, meta.strides[d], &span) ||
-        __builtin_add_overflow(last, span, &last))
-      return false;
-  }
-  return last < elements;
-}
-
 // The tensor `meta` describes, stored in `entry`: read (copied dense), or with Weights::meta a
 // meta tensor of the same sizes and strides, nothing read.
 at::Tensor stored_tensor(const ArchiveEntry& entry, const TensorMeta& meta, const std::string& what,
@@ -72,7 +54,7 @@ at::Tensor stored_tensor(const ArchiveEntry& entry, const TensorMeta& meta, cons
   const int64_t elements = static_cast<int64_t>(entry.size) / elem;
   if (meta.strides.size() != meta.sizes.size())
     throw damaged(archive, "stores " + what + " without its strides");
-  if (!fits_storage(meta, elements))
+  if (!extent_fits(meta.sizes, meta.strides, meta.storage_offset, elements))
     throw damaged(archive, "stores " + what + " in fewer bytes than its shape needs");
   if (weights == Weights::meta)
     return at::empty({elements}, at::TensorOptions(*dtype).device(at::kMeta))
@@ -142,8 +124,7 @@ std::optional<ExportNotes> read_notes(const Archive& archive, const Program& pro
 ExportedArchive read_checked(const Archive& archive, Weights weights) {
   const std::string model = model_name(archive);
   const std::string file = "models/" + model + ".json";
-  ExportedArchive out{
-      archive.path(), parse_program(json::parse(entry_text(archive, file)), archive.path()), {}};
+  ExportedArchive out{archive.path(), read_program(entry_text(archive, file), archive.path()), {}};
   read_stored(archive, "weights", model, weights, out.state);
   read_stored(archive, "constants", model, weights, out.state);
   check_state(archive, out);

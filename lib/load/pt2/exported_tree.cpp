@@ -62,8 +62,7 @@ void add_params(const ExportedArchive& archive, ModuleTree& tree) {
 // The int list a node passes as its `kernel_size` argument; empty when it has none.
 Shape kernel_size_arg(const Node& node) {
   for (const NodeArg& arg : node.inputs)
-    if (arg.name == "kernel_size" && arg.value.contains("as_ints"))
-      return arg.value["as_ints"].get<Shape>();
+    if (arg.name == "kernel_size" && arg.value.kind == Argument::Kind::ints) return arg.value.ints;
   return {};
 }
 

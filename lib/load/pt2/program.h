@@ -1,7 +1,9 @@
-// What a torch.export archive's models/<name>.json says, as plain data (torch-free): the graph's
+// What a torch.export archive's models/<name>.json says, as typed data (torch-free): the graph's
 // nodes with their arguments, the graph's inputs and outputs, the tensor metadata and the
-// modules called. Schema: torch/_export/serde/schema.py (SCHEMA_VERSION 8.x); what modrec reads of
-// it: docs/pt2.md.
+// modules called. Read and checked once, at load (program_json.h, program_check.h): whatever runs
+// the program meets no JSON, no value undefined and no argument of a tag it does not know.
+// Schema: torch/_export/serde/schema.py (SCHEMA_VERSION 8.x); what modrec reads of it:
+// docs/pt2.md.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -20,11 +22,54 @@ struct StackEntry {
   std::string type;  // qualified Python class: "torch.nn.modules.conv.Conv2d"
 };
 
-// One named argument of a node; `value` is the schema's Argument union as written
-// ({"as_tensor": {"name": "x"}}, {"as_ints": [1, 1]}, ...), converted when the node runs.
+// One value of the schema's Argument union ({"as_tensor": {"name": "x"}}, {"as_ints": [1, 1]},
+// ...), typed: what a node takes or makes, a graph's output, a frozen constant input.
+struct Argument {
+  enum class Kind {
+    none,
+    tensor,            // names[0]
+    tensors,           // names
+    optional_tensor,   // names[0], "" for None
+    optional_tensors,  // names, "" for each None
+    int_,              // ints[0]
+    ints,
+    float_,  // floats[0]
+    floats,
+    bool_,  // ints[0]: 0 or 1
+    bools,
+    string,  // strings[0]
+    strings,
+    sym_int,        // names[0] (a value the graph computes), or "" and ints[0]
+    sym_ints,       // per element: names[i], or "" and ints[i]
+    sym_float,      // names[0], or "" and floats[0]
+    sym_bool,       // names[0], or "" and ints[0]
+    scalar_type,    // ints[0]: the schema's number (schema_enums.h maps it)
+    memory_format,  // ints[0], as scalar_type
+    layout,         // ints[0], as scalar_type
+    device,         // strings[0] its type ("cpu"), ints[0] its index or -1
+    graph,          // ints[0]: the index of the subgraph among its node's Node::graphs
+    op,             // strings[0]: an operator's target, "torch.ops.aten.add_.Tensor"
+    unsupported,    // strings[0]: a tag of the schema modrec does not run (as_custom_obj, ...)
+  };
+  Kind kind = Kind::none;
+  std::vector<std::string> names;
+  std::vector<int64_t> ints;
+  std::vector<double> floats;
+  std::vector<std::string> strings;
+};
+
+// The kind the schema's tag `tag` ("as_tensor") is read as; nullopt for a tag the schema lacks.
+std::optional<Argument::Kind> kind_of_tag(const std::string& tag);
+// The schema's tag of `argument`, for messages.
+std::string tag_of(const Argument& argument);
+
+// The graph values `argument` reads (or, as an output, defines), in order, Nones left out.
+std::vector<std::string> value_names(const Argument& argument);
+
+// One named argument of a node.
 struct NodeArg {
   std::string name;
-  nlohmann::json value;
+  Argument value;
   bool keyword = false;  // ArgumentKind KEYWORD: passed by name
 };
 
@@ -33,17 +78,16 @@ struct Node;
 // A subgraph a higher-order operator's node runs (cond's branches, a no_grad block's body): its
 // own namespace of values, its inputs bound to the values the node passes.
 struct Graph {
-  std::vector<std::string> inputs;      // value names, in order
-  std::vector<nlohmann::json> outputs;  // Argument unions, in order
+  std::vector<std::string> inputs;  // value names, in order
+  std::vector<Argument> outputs;
   std::vector<Node> nodes;
 };
 
 struct Node {
-  std::string name;    // the node's own name, for messages
-  std::string target;  // "torch.ops.aten.conv2d.default"
-  // An as_graph argument's value is {"as_graph": i}, i indexing `graphs`.
-  std::vector<NodeArg> inputs;
-  std::vector<nlohmann::json> outputs;   // Argument unions: as_tensor, as_tensors, as_int, ...
+  std::string name;                      // the node's own name, for messages
+  std::string target;                    // "torch.ops.aten.conv2d.default"
+  std::vector<NodeArg> inputs;           // a graph among them as its index in `graphs`
+  std::vector<Argument> outputs;         // as_tensor, as_tensors, as_sym_int, ...
   std::vector<StackEntry> module_stack;  // outermost first; empty when the node has none
   std::vector<Graph> graphs;             // the subgraphs among its arguments, in order
 };
@@ -71,16 +115,16 @@ struct TensorMeta {
 struct InputSpec {
   enum class Kind { parameter, buffer, tensor_constant, user_input, constant_input, other };
   Kind kind = Kind::other;
-  std::string value;        // the graph input's name: "p_fc_weight", "x"
-  std::string target;       // parameter/buffer/constant FQN: "fc.weight"
-  nlohmann::json constant;  // constant_input: the frozen value (an Argument union)
+  std::string value;   // the graph input's name: "p_fc_weight", "x"
+  std::string target;  // parameter/buffer/constant FQN: "fc.weight"
+  Argument constant;   // constant_input: the frozen value
 };
 
 // What the graph's output of one position is (signature.output_specs).
 struct OutputSpec {
-  nlohmann::json value;  // an Argument union
-  bool user = false;     // a user output (else a buffer or input mutation)
-  std::string buffer;    // buffer_mutation: the buffer's FQN the value is written back to
+  Argument value;
+  bool user = false;   // a user output (else a buffer or input mutation)
+  std::string buffer;  // buffer_mutation: the buffer's FQN the value is written back to
 };
 
 // The sizes a symbol may take (range_constraints); nullopt bounds are unbounded.

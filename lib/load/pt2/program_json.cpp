@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
+#include <map>
 #include <string_view>
 
+#include "load/pt2/program_check.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -31,37 +34,221 @@ std::vector<StackEntry> module_stack(const json& metadata) {
   return out;
 }
 
-// The value an Argument union of a graph's input names: {"as_tensor": {"name": "x"}}.
-std::string input_name(const json& argument) {
-  const json& v = argument.begin().value();
-  if (v.is_object() && v.contains("name")) return v.at("name").get<std::string>();
-  if (v.is_object() && v.contains("as_name")) return v.at("as_name").get<std::string>();
-  return "";
+// A part of the program that is not what the schema says, found while reading a node: `field`
+// names where ("input dim"), `what` what is wrong. node() adds the node and its operator.
+struct Malformed {
+  std::string field;
+  std::string what;
+};
+// The same, placed: "node relu_1 (torch.ops.aten.relu.default): its input self ...".
+struct MalformedNode {
+  std::string text;
+};
+
+// JSON's name for the type of `v`, for messages: "string", "number", ...
+std::string type_name(const json& v) { return v.type_name(); }
+
+const json& member(const json& j, const char* key, const std::string& field) {
+  if (!j.is_object() || !j.contains(key))
+    throw Malformed{field, std::string("has no \"") + key + "\""};
+  return j.at(key);
 }
 
-Node node(const json& j);
+std::string text_of(const json& v, const std::string& field) {
+  if (!v.is_string()) throw Malformed{field, "holds a " + type_name(v) + " where a string goes"};
+  return v.get<std::string>();
+}
 
-Graph graph(const json& j) {
+int64_t int_of(const json& v, const std::string& field) {
+  if (!v.is_number_integer())
+    throw Malformed{field, "holds a " + type_name(v) + " where an integer goes"};
+  return v.get<int64_t>();
+}
+
+bool bool_of(const json& v, const std::string& field) {
+  if (!v.is_boolean()) throw Malformed{field, "holds a " + type_name(v) + " where a bool goes"};
+  return v.get<bool>();
+}
+
+// torch.export writes a float JSON has no number for as a string (torch/_export/serde's
+// serialize.py): "Infinity", "-Infinity" (a decomposed softmax's mask fill), "NaN".
+double float_of(const json& v, const std::string& field) {
+  if (v.is_number()) return v.get<double>();
+  const std::string text = v.is_string() ? v.get<std::string>() : "";
+  if (text == "Infinity") return std::numeric_limits<double>::infinity();
+  if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
+  if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
+  throw Malformed{field, "holds " + (v.is_string() ? "\"" + text + "\"" : "a " + type_name(v)) +
+                             " where a float goes"};
+}
+
+const json& array_of(const json& v, const std::string& field) {
+  if (!v.is_array()) throw Malformed{field, "holds a " + type_name(v) + " where a list goes"};
+  return v;
+}
+
+// A TensorArgument: {"name": "x"}.
+std::string tensor_name(const json& v, const std::string& field) {
+  return text_of(member(v, "name", field), field);
+}
+
+// An OptionalTensorArgument: {"as_tensor": {...}} or {"as_none": ...}; "" for None.
+std::string optional_tensor_name(const json& v, const std::string& field) {
+  if (v.is_object() && v.contains("as_none")) return "";
+  return tensor_name(member(v, "as_tensor", field), field);
+}
+
+using Kind = Argument::Kind;
+
+// A SymInt/SymFloat/SymBool argument: {"as_name": "s0"} (a value the graph computes) or a
+// number ({"as_int": 3}, {"as_float": 0.5}, {"as_bool": true}).
+void add_sym(const json& v, Kind kind, Argument& a, const std::string& field) {
+  if (v.is_object() && v.contains("as_name")) {
+    a.names.push_back(text_of(v.at("as_name"), field));
+    a.ints.push_back(0);
+    return;
+  }
+  a.names.emplace_back();
+  if (kind == Kind::sym_float)
+    a.floats.push_back(float_of(member(v, "as_float", field), field));
+  else if (kind == Kind::sym_bool)
+    a.ints.push_back(bool_of(member(v, "as_bool", field), field));
+  else
+    a.ints.push_back(int_of(member(v, "as_int", field), field));
+}
+
+void read_payload(Kind kind, const json& v, Argument& a, const std::string& field) {
+  switch (kind) {
+    case Kind::none:
+    case Kind::unsupported:
+    case Kind::graph:  // node() reads the graph itself
+      return;
+    case Kind::tensor:
+      a.names.push_back(tensor_name(v, field));
+      return;
+    case Kind::optional_tensor:
+      a.names.push_back(optional_tensor_name(v, field));
+      return;
+    case Kind::tensors:
+      for (const json& item : array_of(v, field)) a.names.push_back(tensor_name(item, field));
+      return;
+    case Kind::optional_tensors:
+      for (const json& item : array_of(v, field))
+        a.names.push_back(optional_tensor_name(item, field));
+      return;
+    case Kind::int_:
+    case Kind::scalar_type:
+    case Kind::memory_format:
+    case Kind::layout:
+      a.ints.push_back(int_of(v, field));
+      return;
+    case Kind::ints:
+      for (const json& item : array_of(v, field)) a.ints.push_back(int_of(item, field));
+      return;
+    case Kind::float_:
+      a.floats.push_back(float_of(v, field));
+      return;
+    case Kind::floats:
+      for (const json& item : array_of(v, field)) a.floats.push_back(float_of(item, field));
+      return;
+    case Kind::bool_:
+      a.ints.push_back(bool_of(v, field));
+      return;
+    case Kind::bools:
+      for (const json& item : array_of(v, field)) a.ints.push_back(bool_of(item, field));
+      return;
+    case Kind::string:
+    case Kind::op:
+      a.strings.push_back(text_of(v, field));
+      return;
+    case Kind::strings:
+      for (const json& item : array_of(v, field)) a.strings.push_back(text_of(item, field));
+      return;
+    case Kind::sym_int:
+    case Kind::sym_float:
+    case Kind::sym_bool:
+      add_sym(v, kind, a, field);
+      return;
+    case Kind::sym_ints:
+      for (const json& item : array_of(v, field)) add_sym(item, Kind::sym_int, a, field);
+      return;
+    case Kind::device: {
+      a.strings.push_back(text_of(member(v, "type", field), field));
+      const json index = v.value("index", json());
+      a.ints.push_back(index.is_null() ? -1 : int_of(index, field));
+      return;
+    }
+  }
+}
+
+// An Argument union: an object of one tag.
+Argument argument(const json& j, const std::string& field) {
+  if (!j.is_object() || j.size() != 1) throw Malformed{field, "is not an argument of one type tag"};
+  const std::string tag = j.begin().key();
+  const std::optional<Kind> kind = kind_of_tag(tag);
+  if (!kind) throw Malformed{field, "has the unknown type tag " + tag};
+  Argument a{*kind, {}, {}, {}, {}};
+  if (a.kind == Kind::unsupported) a.strings.push_back(tag);
+  read_payload(a.kind, j.begin().value(), a, field);
+  return a;
+}
+
+// The value a graph's input names: an Argument union naming one value ({"as_tensor": {"name":
+// "x"}}, {"as_sym_int": {"as_name": "s0"}}); "" for one that names none (a constant).
+std::string input_name(const json& j, const std::string& field) {
+  const std::vector<std::string> names = value_names(argument(j, field));
+  return names.size() == 1 ? names[0] : "";
+}
+
+// Subgraphs nest through their nodes' graph arguments (cond within a no_grad block within a map,
+// ...): a depth no real program nears bounds the reader's recursion, whatever the file holds.
+constexpr int kMaxGraphDepth = 64;
+
+Node node(const json& j, int depth);
+
+Graph graph(const json& j, int depth, const std::string& field) {
+  if (depth > kMaxGraphDepth)
+    throw Malformed{field, "nests subgraphs more than " + std::to_string(kMaxGraphDepth) +
+                               " deep, more than modrec reads"};
   Graph g;
-  for (const json& in : j.at("inputs")) g.inputs.push_back(input_name(in));
-  for (const json& out : j.at("outputs")) g.outputs.push_back(out);
-  for (const json& n : j.at("nodes")) g.nodes.push_back(node(n));
+  for (const json& in : array_of(member(j, "inputs", field), field))
+    g.inputs.push_back(input_name(in, field + " input"));
+  for (const json& out : array_of(member(j, "outputs", field), field))
+    g.outputs.push_back(argument(out, field + " output"));
+  for (const json& n : array_of(member(j, "nodes", field), field))
+    g.nodes.push_back(node(n, depth));
   return g;
 }
 
-Node node(const json& j) {
-  Node n{j.at("name").get<std::string>(), j.at("target").get<std::string>(), {}, {}, {}, {}};
-  for (const json& in : j.at("inputs")) {
-    json arg = in.at("arg");
-    if (arg.contains("as_graph")) {  // kept once, in `graphs`: its names are not the node's
-      n.graphs.push_back(graph(arg.at("as_graph").at("graph")));
-      arg = {{"as_graph", n.graphs.size() - 1}};
+// A node's inputs: each {"name", "arg", "kind"}; a graph argument read into `graphs`, its index
+// kept in place (its names are the subgraph's own, not the node's).
+void node_inputs(const json& j, Node& n, int depth) {
+  for (const json& in : array_of(member(j, "inputs", "inputs"), "inputs")) {
+    const std::string name = text_of(member(in, "name", "input"), "input name");
+    const std::string field = "input " + name;
+    const json& arg = member(in, "arg", field);
+    NodeArg a{name, argument(arg, field), in.value("kind", 1) == 2};  // 1 positional, 2 keyword
+    if (a.value.kind == Kind::graph) {
+      n.graphs.push_back(graph(member(arg.begin().value(), "graph", field), depth + 1, field));
+      a.value.ints = {static_cast<int64_t>(n.graphs.size() - 1)};
     }
-    n.inputs.push_back({in.at("name").get<std::string>(), std::move(arg),
-                        in.value("kind", 1) == 2});  // ArgumentKind: 1 positional, 2 keyword
+    n.inputs.push_back(std::move(a));
   }
-  for (const json& out : j.at("outputs")) n.outputs.push_back(out);
-  n.module_stack = module_stack(j.value("metadata", json::object()));
+}
+
+Node node(const json& j, int depth) {
+  Node n;
+  try {
+    n.name = text_of(member(j, "name", "name"), "name");
+    n.target = text_of(member(j, "target", "target"), "target");
+    node_inputs(j, n, depth);
+    for (const json& out : array_of(member(j, "outputs", "outputs"), "outputs"))
+      n.outputs.push_back(argument(out, "output"));
+    n.module_stack = module_stack(j.value("metadata", json::object()));
+  } catch (const Malformed& m) {
+    throw MalformedNode{"node " + (n.name.empty() ? "?" : n.name) + " (" +
+                        (n.target.empty() ? "?" : n.target) + "): its " + m.field + " " + m.what};
+  }
   return n;
 }
 
@@ -120,8 +307,7 @@ namespace {
 // The name of the graph value an input spec feeds: {"arg": {"name": "x"}} or an Argument union.
 std::string spec_value(const json& arg) {
   if (arg.contains("name")) return arg.at("name").get<std::string>();
-  if (arg.contains("as_tensor")) return arg.at("as_tensor").at("name").get<std::string>();
-  return "";
+  return input_name(arg, "input spec");
 }
 
 InputSpec input_spec(const json& j) {
@@ -135,14 +321,15 @@ InputSpec input_spec(const json& j) {
     return {K::tensor_constant, spec_value(body.at("arg")), body.at("tensor_constant_name")};
   if (kind == "user_input") return {K::user_input, spec_value(body.at("arg")), ""};
   if (kind == "constant_input")
-    return {K::constant_input, body.at("name").get<std::string>(), "", body.at("value")};
+    return {K::constant_input, body.at("name").get<std::string>(), "",
+            argument(body.at("value"), "constant input")};
   return {K::other, kind, ""};
 }
 
 OutputSpec output_spec(const json& j) {
   const std::string kind = j.begin().key();
   const json& body = j.begin().value();
-  OutputSpec spec{body.at("arg"), kind == "user_output", ""};
+  OutputSpec spec{argument(body.at("arg"), "output spec"), kind == "user_output", ""};
   if (kind == "buffer_mutation") spec.buffer = body.at("buffer_name").get<std::string>();
   return spec;
 }
@@ -166,9 +353,7 @@ void check_version(const json& doc, const std::string& file) {
               file, "save the program again with torch.export.save from torch 2.8 to 2.14");
 }
 
-}  // namespace
-
-Program parse_program(const json& doc, const std::string& file) {
+Program parse_checked(const json& doc, const std::string& file) {
   check_version(doc, file);
   Program p;
   p.schema_major = doc.at("schema_version").at("major").get<int>();
@@ -177,7 +362,7 @@ Program parse_program(const json& doc, const std::string& file) {
   p.range_constraints = range_constraints(doc);
   const json& gm = doc.at("graph_module");
   const json& graph = gm.at("graph");
-  for (const json& n : graph.at("nodes")) p.nodes.push_back(node(n));
+  for (const json& n : graph.at("nodes")) p.nodes.push_back(node(n, 0));
   for (const json& spec : gm.at("signature").at("input_specs"))
     p.inputs.push_back(input_spec(spec));
   for (const json& spec : gm.at("signature").at("output_specs"))
@@ -189,6 +374,57 @@ Program parse_program(const json& doc, const std::string& file) {
     if (p.module_paths.back().empty()) p.out_spec = root_out_spec(call);
   }
   return p;
+}
+
+// The deepest nesting of arrays and objects in `text`, read without parsing it: a bound checked
+// before nlohmann's parser, whose tree (and every copy and destruction of it) recurses as deep.
+size_t json_depth(std::string_view text) {
+  size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;  // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+Error malformed(const std::string& file, const std::string& what) {
+  return Error(Exit::bad_input, "export archive is malformed: " + what, file,
+               "save the program again with torch.export.save");
+}
+
+}  // namespace
+
+Program parse_program(const json& doc, const std::string& file) {
+  try {
+    Program program = parse_checked(doc, file);
+    check_program(program);
+    return program;
+  } catch (const MalformedNode& m) {
+    throw malformed(file, m.text);
+  } catch (const Malformed& m) {
+    throw malformed(file, "the program's " + m.field + " " + m.what);
+  } catch (const ProgramCheckFailed& e) {
+    throw malformed(file, e.what());
+  }
+}
+
+Program read_program(const std::string& text, const std::string& file) {
+  if (json_depth(text) > kMaxJsonDepth)
+    throw malformed(file, "the program nests its JSON more than " + std::to_string(kMaxJsonDepth) +
+                              " deep (subgraphs within subgraphs), more than modrec reads");
+  return parse_program(json::parse(text), file);
 }
 
 }  // namespace modrec::pt2

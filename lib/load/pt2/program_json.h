@@ -1,6 +1,10 @@
-// models/<name>.json read into a Program: only the parts modrec uses, by the schema's field names.
+// models/<name>.json read into a typed Program: only the parts modrec uses, by the schema's field
+// names, each argument's tag and payload checked as it is read (program.h's Argument), then the
+// whole program checked (program_check.h).
 #pragma once
 #include <nlohmann/json.hpp>
+
+#include <string>
 
 #include "load/pt2/program.h"
 
@@ -10,11 +14,22 @@ namespace modrec::pt2 {
 // refuses another major too.
 constexpr int kSchemaMajor = 8;
 
+// How deep the program's JSON may nest. A subgraph adds 7 levels (node, inputs, input, arg,
+// as_graph, graph, nodes), a node's own arguments about 6: this admits subgraphs nested about
+// 60 deep, which no exported program nears, and keeps the parser's, copies' and destructors'
+// recursion (nlohmann's tree is recursive) far from any stack's end.
+constexpr size_t kMaxJsonDepth = 512;
+
 // One TensorMeta of tensor_values or of a weights config.
 TensorMeta tensor_meta(const nlohmann::json& meta);
 
-// Throws nlohmann::json's exceptions on a missing or mistyped field, Error(bad_input) naming
-// `file` on another schema major version.
+// Error(bad_input) naming `file` and, for a node, the node, its operator and the field: an
+// argument of an unknown type tag or whose payload is not of its tag's type, a value read
+// before it is defined, another schema major version. Throws nlohmann::json's exceptions on a
+// field missing or mistyped outside the graph's nodes.
 Program parse_program(const nlohmann::json& doc, const std::string& file);
+
+// parse_program of the JSON `text`, its nesting bounded (kMaxJsonDepth) before it is parsed.
+Program read_program(const std::string& text, const std::string& file);
 
 }  // namespace modrec::pt2

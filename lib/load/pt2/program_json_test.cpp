@@ -1,0 +1,122 @@
+#include "load/pt2/program_json.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "util/error.h"
+#include "util/error_test_fixtures.h"
+
+using namespace modrec;
+using namespace modrec::pt2;
+using modrec::testing::error_of;
+using nlohmann::json;
+
+namespace {
+
+json tensor(const std::string& name) { return {{"as_tensor", {{"name", name}}}}; }
+
+json node(const std::string& name, const std::string& target, json inputs, json outputs) {
+  return {{"name", name}, {"target", target}, {"inputs", inputs}, {"outputs", outputs}};
+}
+
+json input(const std::string& name, json arg) { return {{"name", name}, {"arg", arg}}; }
+
+// A program of `nodes` whose user input is x and whose output is `result`.
+json program(json nodes, const std::string& result = "y") {
+  return {{"schema_version", {{"major", kSchemaMajor}, {"minor", 0}}},
+          {"graph_module",
+           {{"graph", {{"nodes", nodes}, {"tensor_values", json::object()}}},
+            {"signature",
+             {{"input_specs", json::array({{{"user_input", {{"arg", {{"name", "x"}}}}}}})},
+              {"output_specs", json::array({{{"user_output", {{"arg", tensor(result)}}}}})}}},
+            {"module_call_graph", json::array()}}}};
+}
+
+json leaky_relu(const json& slope) {
+  return program(
+      json::array({node("y", "torch.ops.aten.leaky_relu.default",
+                        json::array({input("self", tensor("x")), input("negative_slope", slope)}),
+                        json::array({tensor("y")}))}));
+}
+
+std::string refusal(const json& doc) {
+  auto [code, line] = error_of([&] { parse_program(doc, "m.pt2"); });
+  CHECK(code == Exit::bad_input);
+  CHECK(line.find("(m.pt2)") != std::string::npos);
+  return line;
+}
+
+}  // namespace
+
+TEST_CASE("arguments are typed as the program is read, floats JSON has no number for included") {
+  const Program p = parse_program(leaky_relu({{"as_float", "-Infinity"}}), "m.pt2");
+  const Argument& slope = p.nodes.at(0).inputs.at(1).value;
+  CHECK(slope.kind == Argument::Kind::float_);
+  CHECK(slope.floats == std::vector<double>{-INFINITY});
+  CHECK(p.nodes[0].inputs[0].value.names == std::vector<std::string>{"x"});
+  CHECK(std::isnan(parse_program(leaky_relu({{"as_float", "NaN"}}), "m.pt2")
+                       .nodes[0]
+                       .inputs[1]
+                       .value.floats.at(0)));
+}
+
+TEST_CASE("a payload not of its tag's type names the node, its operator and the field") {
+  const std::string line = refusal(leaky_relu({{"as_float", "many"}}));
+  CHECK(line.find("node y (torch.ops.aten.leaky_relu.default)") != std::string::npos);
+  CHECK(line.find("input negative_slope") != std::string::npos);
+  CHECK(line.find("\"many\" where a float goes") != std::string::npos);
+  CHECK(refusal(leaky_relu({{"as_int", "3"}})).find("a string where an integer goes") !=
+        std::string::npos);
+  CHECK(refusal(leaky_relu({{"as_tensr", {{"name", "x"}}}})).find("unknown type tag as_tensr") !=
+        std::string::npos);
+  CHECK(refusal(leaky_relu({{"as_tensor", 3}})).find("has no \"name\"") != std::string::npos);
+}
+
+TEST_CASE("a value read before anything defines it is refused at load, naming who reads it") {
+  json nodes = json::array(
+      {node("y", "torch.ops.aten.relu.default", json::array({input("self", tensor("ghost"))}),
+            json::array({tensor("y")}))});
+  std::string line = refusal(program(nodes));
+  CHECK(line.find("node y (torch.ops.aten.relu.default): its input self reads the value ghost") !=
+        std::string::npos);
+  nodes[0]["inputs"] = json::array({input("self", tensor("x"))});
+  CHECK(refusal(program(nodes, "nowhere")).find("the program's output reads the value nowhere") !=
+        std::string::npos);
+}
+
+TEST_CASE("a subgraph sees its own inputs, and its index is its place among the node's graphs") {
+  const json body = {{"inputs", json::array({tensor("a")})},
+                     {"outputs", json::array({tensor("b")})},
+                     {"nodes", json::array({node("b", "torch.ops.aten.relu.default",
+                                                 json::array({input("self", tensor("a"))}),
+                                                 json::array({tensor("b")}))})}};
+  const json wrap =
+      node("y", "torch.ops.higher_order.wrap_with_set_grad_enabled",
+           json::array({input("enabled", {{"as_bool", false}}),
+                        input("body", {{"as_graph", {{"name", "g"}, {"graph", body}}}}),
+                        input("x", tensor("x"))}),
+           json::array({tensor("y")}));
+  const Program p = parse_program(program(json::array({wrap})), "m.pt2");
+  REQUIRE(p.nodes.at(0).graphs.size() == 1);
+  CHECK(p.nodes[0].inputs[1].value.kind == Argument::Kind::graph);
+  CHECK(p.nodes[0].inputs[1].value.ints == std::vector<int64_t>{0});
+  json outer = body;  // the subgraph reads x, a value of the graph around it
+  outer["nodes"][0]["inputs"] = json::array({input("self", tensor("x"))});
+  json reads_outside = wrap;
+  reads_outside["inputs"][1]["arg"]["as_graph"]["graph"] = outer;
+  CHECK(refusal(program(json::array({reads_outside}))).find("its input self reads the value x") !=
+        std::string::npos);
+}
+
+TEST_CASE("nesting beyond the bound is refused before the JSON is parsed") {
+  std::string deep;
+  for (size_t i = 0; i <= kMaxJsonDepth; ++i) deep += "[";
+  deep += "\"]]]\"";  // brackets inside a string do not count
+  for (size_t i = 0; i <= kMaxJsonDepth; ++i) deep += "]";
+  auto [code, line] = error_of([&] { read_program(deep, "deep.pt2"); });
+  CHECK(code == Exit::bad_input);
+  CHECK(line.find("nests its JSON more than 512 deep") != std::string::npos);
+  CHECK(line.find("(deep.pt2)") != std::string::npos);
+}
