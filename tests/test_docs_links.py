@@ -151,5 +151,40 @@ class DocsLinks(unittest.TestCase):
             ])
 
 
+# What marks a source file as using LibTorch's internal API (what a LibTorch upgrade touches):
+# headers outside LibTorch's public C++ API, and internal types reached through public ones.
+INTERNAL_INCLUDE = re.compile(r"^#include <(torch/csrc/|ATen/core/dispatch/|caffe2/serialize/|"
+                              r"ATen/record_function\.h|torch/library\.h)", re.M)
+INTERNAL_NAME = re.compile(r"\b(TensorImpl|unsafeGetTensorImpl|ivalue::Object|toObjectRef|"
+                           r"PyTorchStreamReader|ReadAdapterInterface|RecordFunction)\b")
+
+
+def files_using_libtorch_internals():
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "lib", "app"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.split()
+    found = set()
+    for path in out:
+        if not path.endswith((".cpp", ".h")) or path.endswith("_test.cpp"):
+            continue
+        with open(os.path.join(ROOT, path)) as f:
+            text = re.sub(r"//.*", "", f.read())  # comments may name anything
+        if INTERNAL_INCLUDE.search(text) or INTERNAL_NAME.search(text):
+            found.add(os.path.splitext(path)[0])  # a .h and its .cpp are one place
+    return sorted(found)
+
+
+class LibTorchInternalsListed(unittest.TestCase):
+    """docs/how-it-works.md lists every file that uses LibTorch's internal API, derived here from
+    the tree itself, so that the list cannot drift from the code (issue 46)."""
+
+    def test_every_such_file_is_named(self):
+        with open(os.path.join(ROOT, "docs", "how-it-works.md")) as f:
+            doc = f.read()
+        files = files_using_libtorch_internals()
+        self.assertGreater(len(files), 10)  # the derivation itself works
+        missing = [f for f in files if f"`{f}.cpp`" not in doc and f"`{f}.h`" not in doc]
+        self.assertEqual(missing, [], "name them in docs/how-it-works.md's list")
+
+
 if __name__ == "__main__":
     main()

@@ -1,5 +1,5 @@
 // What one forward pass did, module call by module call, as plain data (torch-free).
-// Produced by run/ from the instrumented model, read by summary/ and record/.
+// Produced by pass/ from the instrumented model, read by summary/ and record/.
 #pragma once
 #include <cstdint>
 #include <map>
