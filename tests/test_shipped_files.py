@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import textwrap
 import unittest
@@ -21,7 +22,7 @@ from torch import nn
 
 import test_attention as attention  # (modules: their TestCases are not collected here)
 import test_record_oracle as record_oracle
-from e2e import MODELS, ROOT, SAMPLES, main, run, sample
+from e2e import MODELS, PYTHON, ROOT, SAMPLES, main, run, sample
 
 CAPTURES = ("output", "grad_output")
 
@@ -64,8 +65,14 @@ def myops_library():
 
 def myops_second_build():
     """Another build of namespace myops (as a team's old and new library are): other bytes, the
-    same TORCH_LIBRARY."""
-    return operator_library("myops_b", MYOPS_CPP.replace("x * alpha + other", "other + alpha * x"))
+    same TORCH_LIBRARY. Built in a process of its own: cpp_extension.load also loads what it
+    builds, and this process has loaded the first build, which LibTorch would abort on."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import test_shipped_files as t; "
+            "print(t.operator_library('myops_b', "
+            "t.MYOPS_CPP.replace('x * alpha + other', 'other + alpha * x')))")
+    built = subprocess.run([PYTHON, "-c", code, os.path.dirname(os.path.abspath(__file__))],
+                           check=True, capture_output=True, text=True)
+    return built.stdout.strip().splitlines()[-1]
 
 
 class MyOpsNet(nn.Module):
