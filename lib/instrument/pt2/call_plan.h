@@ -6,6 +6,7 @@
 // produce that are used outside it, in the order produced.
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,9 +22,9 @@ struct PlannedCall {
   int parent = -1;  // the enclosing call's index in CallPlan::calls; -1 for the root
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
-  // With modrec.export's notes: the result's structure as a pytree spec whose leaves are
-  // `outputs`, in order; null: the value, or a tuple of several (the root's is the program's).
-  nlohmann::json out_spec;
+  // With modrec.export's notes: the result's structure, whose leaves are `outputs`, in order;
+  // nullopt: the value, or a tuple of several (the root's is the program's).
+  std::optional<TreeSpec> out_spec;
   // With modrec.export's notes, when forward's arguments hold more than tensors (an LSTM's
   // hx=None, a flag, a tuple of states): those arguments in order, as the notes write values,
   // each tensor {"value": name} (one of `inputs`); null: the call's arguments are `inputs`.

@@ -146,7 +146,7 @@ void check_steps(const Compiled& compiled, const std::string& path) {
 struct Pass {
   CallHooks& hooks;
   InstrumentOptions options;
-  const nlohmann::json& out_spec;
+  const std::optional<pt2::TreeSpec>& out_spec;
   const std::string& path;
   // Where the program runs: every device argument of a node becomes this one (run_device).
   std::optional<c10::Device> device;
@@ -245,7 +245,7 @@ class GraphRun {
     routed_.pop_back();
     const c10::IValue out =
         pass_.hooks.leave(ids_[call], graph_.plan.calls[call].module, pack(call, outs));
-    unpack(names, out, !graph_.plan.calls[call].out_spec.is_null());
+    unpack(names, out, graph_.plan.calls[call].out_spec.has_value());
     return out;
   }
 
@@ -326,7 +326,9 @@ class GraphRun {
   c10::IValue pack(int call, const std::vector<c10::IValue>& values) const {
     if (values.empty()) return c10::IValue();
     const bool root = call == 0 && graph_.graph == nullptr;
-    return pt2::unflatten(root ? pass_.out_spec : graph_.plan.calls[call].out_spec, values);
+    const std::optional<pt2::TreeSpec>& spec =
+        root ? pass_.out_spec : graph_.plan.calls[call].out_spec;
+    return pt2::unflatten(spec ? &*spec : nullptr, values);
   }
 
   // Binds `names` to `out`: the value itself for one name, else the values inside it in order.

@@ -62,26 +62,26 @@ Side side(std::vector<NotedTensor> tensors, const std::vector<std::string>& name
   return s;
 }
 
-// The pytree spec (torch.utils._pytree's JSON, as the program's out_spec) of a noted value made of
-// tensors, tuples, lists and dicts; null when it holds anything else.
-json spec_of(const NotedValue& value) {
-  if (value.contains("tensor"))
-    return {{"type", nullptr}, {"context", nullptr}, {"children_spec", json::array()}};
+// The structure (as the program's out_spec) of a noted value made of tensors, tuples, lists and
+// dicts; nullopt when it holds anything else.
+std::optional<TreeSpec> spec_of(const NotedValue& value) {
+  using T = TreeSpec::Type;
+  if (value.contains("tensor")) return TreeSpec{};
   const bool is_dict = value.contains("dict");
-  const char* type = value.contains("tuple")  ? "builtins.tuple"
-                     : value.contains("list") ? "builtins.list"
-                     : is_dict                ? "builtins.dict"
-                                              : nullptr;
-  if (!type) return nullptr;
-  json children = json::array(), keys = json::array();
-  for (const json& item : is_dict                   ? value["dict"]
-                          : value.contains("tuple") ? value["tuple"]
-                                                    : value["list"]) {
-    if (is_dict) keys.push_back(item[0]);
-    children.push_back(spec_of(is_dict ? item[1] : item));
-    if (children.back().is_null()) return nullptr;
+  const char* field = value.contains("tuple")  ? "tuple"
+                      : value.contains("list") ? "list"
+                      : is_dict                ? "dict"
+                                               : nullptr;
+  if (!field) return std::nullopt;
+  TreeSpec spec{value.contains("tuple") ? T::tuple : is_dict ? T::dict : T::list, {}, {}};
+  for (const json& item : value[field]) {
+    if (is_dict && !item[0].is_string()) return std::nullopt;  // dicts with string keys only
+    if (is_dict) spec.keys.push_back(item[0].get<std::string>());
+    std::optional<TreeSpec> child = spec_of(is_dict ? item[1] : item);
+    if (!child) return std::nullopt;
+    spec.children.push_back(std::move(*child));
   }
-  return {{"type", type}, {"context", is_dict ? keys.dump() : "null"}, {"children_spec", children}};
+  return spec;
 }
 
 // A noted argument with its tensors replaced by the graph values `names` gives them (depth-first,
@@ -245,7 +245,7 @@ class NotedPlan {
     call.parent = calls_[e].parent;
     if (e > 0 && !out_[e].names.empty()) {
       call.out_spec = spec_of(calls_[e].output);
-      if (!call.out_spec.is_null()) call.outputs = out_[e].names;
+      if (call.out_spec) call.outputs = out_[e].names;
     }
     if (e > 0 && !in_[e].names.empty()) call.in_spec = arguments_spec(calls_[e], in_[e].names);
     return call;

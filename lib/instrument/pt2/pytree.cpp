@@ -5,64 +5,44 @@
 namespace modrec::pt2 {
 namespace {
 
-using nlohmann::json;
+using T = TreeSpec::Type;
 
-size_t leaf_count(const json& spec) {
-  if (spec.value("type", json()).is_null()) return 1;
+size_t leaf_count(const TreeSpec& spec) {
+  if (spec.type == T::leaf) return 1;
   size_t n = 0;
-  for (const json& child : spec.at("children_spec")) n += leaf_count(child);
+  for (const TreeSpec& child : spec.children) n += leaf_count(child);
   return n;
 }
 
-std::optional<c10::IValue> build(const json& spec, const std::vector<c10::IValue>& leaves,
-                                 size_t& next);
-
-std::optional<std::vector<c10::IValue>> children(const json& spec,
-                                                 const std::vector<c10::IValue>& leaves,
-                                                 size_t& next) {
-  std::vector<c10::IValue> out;
-  for (const json& child : spec.at("children_spec")) {
+// The value `spec` describes, its leaves from `next` on; nullopt where it holds a container
+// modrec does not build.
+std::optional<c10::IValue> build(const TreeSpec& spec, const std::vector<c10::IValue>& leaves,
+                                 size_t& next) {
+  if (spec.type == T::leaf) return leaves[next++];
+  if (spec.type == T::other) return std::nullopt;
+  std::vector<c10::IValue> values;
+  for (const TreeSpec& child : spec.children) {
     auto value = build(child, leaves, next);
     if (!value) return std::nullopt;
-    out.push_back(*value);
+    values.push_back(*value);
   }
-  return out;
-}
-
-// A dict's keys: its context, a JSON list in a string; strings only.
-std::optional<c10::IValue> dict(const json& spec, const std::vector<c10::IValue>& values) {
-  const json keys = json::parse(spec.value("context", std::string("[]")));
-  if (!keys.is_array() || keys.size() != values.size()) return std::nullopt;
-  c10::impl::GenericDict out(c10::StringType::get(), c10::AnyType::get());
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (!keys[i].is_string()) return std::nullopt;
-    out.insert(keys[i].get<std::string>(), values[i]);
-  }
-  return out;
-}
-
-std::optional<c10::IValue> build(const json& spec, const std::vector<c10::IValue>& leaves,
-                                 size_t& next) {
-  const json type = spec.value("type", json());
-  if (type.is_null()) return leaves[next++];
-  auto values = children(spec, leaves, next);
-  if (!values) return std::nullopt;
-  if (type == "builtins.tuple") return c10::ivalue::Tuple::create(*values);
-  if (type == "builtins.list") {
+  if (spec.type == T::tuple) return c10::ivalue::Tuple::create(values);
+  if (spec.type == T::list) {
     c10::impl::GenericList list(c10::AnyType::get());
-    for (const auto& v : *values) list.push_back(v);
+    for (const auto& v : values) list.push_back(v);
     return list;
   }
-  if (type == "builtins.dict" || type == "collections.OrderedDict") return dict(spec, *values);
-  return std::nullopt;
+  c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
+  for (size_t i = 0; i < values.size(); ++i) dict.insert(spec.keys[i], values[i]);
+  return dict;
 }
 
 }  // namespace
 
-c10::IValue unflatten(const json& spec, const std::vector<c10::IValue>& leaves) {
-  if (!spec.is_null() && leaf_count(spec) == leaves.size()) {
+c10::IValue unflatten(const TreeSpec* spec, const std::vector<c10::IValue>& leaves) {
+  if (spec && leaf_count(*spec) == leaves.size()) {
     size_t next = 0;
-    if (auto value = build(spec, leaves, next)) return *value;
+    if (auto value = build(*spec, leaves, next)) return *value;
   }
   if (leaves.size() == 1) return leaves[0];
   return c10::ivalue::Tuple::create(leaves);

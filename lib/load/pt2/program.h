@@ -9,7 +9,6 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -133,6 +132,16 @@ struct SymbolRange {
   std::optional<int64_t> max;
 };
 
+// A result's structure, as torch.utils._pytree's spec describes it: a leaf (one of the flat
+// outputs, in order), or a container of children. Containers modrec does not build (a
+// namedtuple, a dataclass, a ModelOutput) are `other`: the result is then given flat.
+struct TreeSpec {
+  enum class Type { leaf, tuple, list, dict, other };
+  Type type = Type::leaf;
+  std::vector<std::string> keys;  // a dict's, one per child
+  std::vector<TreeSpec> children;
+};
+
 struct Program {
   int schema_major = 0;
   int schema_minor = 0;
@@ -143,10 +152,9 @@ struct Program {
   std::map<std::string, TensorMeta> tensor_values;
   std::map<std::string, SymbolRange> range_constraints;  // by symbol: "s70"
   std::vector<std::string> module_paths;  // module_call_graph's FQNs: named_modules() order
-  // The structure of forward's result as a pytree spec ({"type": "builtins.dict", "context":
-  // "[\"a\"]", "children_spec": [...]}, type null for a leaf): the user outputs are its leaves.
-  // Null when the archive has none.
-  nlohmann::json out_spec;
+  // The structure of forward's result (the root call's signature.out_spec): the user outputs are
+  // its leaves. nullopt when the archive has none.
+  std::optional<TreeSpec> out_spec;
 };
 
 }  // namespace modrec::pt2

@@ -334,12 +334,43 @@ OutputSpec output_spec(const json& j) {
   return spec;
 }
 
+size_t json_depth(std::string_view text);
+
+// torch.utils._pytree's JSON spec ({"type": "builtins.dict", "context": "[\"a\"]",
+// "children_spec": [...]}, type null for a leaf) as a TreeSpec; `depth` bounded by the JSON's.
+TreeSpec tree_spec(const json& j, const std::string& field) {
+  TreeSpec spec;
+  const json& type = member(j, "type", field);
+  if (type.is_null()) return spec;
+  const std::string name = text_of(type, field + " type");
+  using T = TreeSpec::Type;
+  spec.type = name == "builtins.tuple"                                       ? T::tuple
+              : name == "builtins.list"                                      ? T::list
+              : name == "builtins.dict" || name == "collections.OrderedDict" ? T::dict
+                                                                             : T::other;
+  for (const json& child : array_of(member(j, "children_spec", field), field))
+    spec.children.push_back(tree_spec(child, field));
+  if (spec.type == T::dict) {  // the keys: its context, a JSON list in a string; strings only
+    const json keys = json::parse(text_of(member(j, "context", field), field + " context"));
+    for (const json& key : array_of(keys, field + " context"))
+      spec.keys.push_back(text_of(key, field));
+    if (spec.keys.size() != spec.children.size())
+      throw Malformed{field, "names " + std::to_string(spec.keys.size()) + " keys for " +
+                                 std::to_string(spec.children.size()) + " values"};
+  }
+  return spec;
+}
+
 // signature.out_spec is a JSON string: [protocol, tree].
-json root_out_spec(const json& call) {
+std::optional<TreeSpec> root_out_spec(const json& call) {
   const json& signature = call.value("signature", json());
-  if (signature.is_null() || !signature.contains("out_spec")) return json();
-  const json spec = json::parse(signature.at("out_spec").get<std::string>());
-  return spec.is_array() && spec.size() == 2 ? spec[1] : json();
+  if (signature.is_null() || !signature.contains("out_spec")) return std::nullopt;
+  const std::string text = text_of(signature.at("out_spec"), "out_spec");
+  if (json_depth(text) > kMaxJsonDepth)
+    throw Malformed{"out_spec", "nests more than " + std::to_string(kMaxJsonDepth) + " deep"};
+  const json spec = json::parse(text);
+  if (!spec.is_array() || spec.size() != 2) return std::nullopt;
+  return tree_spec(spec[1], "out_spec");
 }
 
 void check_version(const json& doc, const std::string& file) {

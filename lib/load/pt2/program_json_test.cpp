@@ -120,3 +120,24 @@ TEST_CASE("nesting beyond the bound is refused before the JSON is parsed") {
   CHECK(line.find("nests its JSON more than 512 deep") != std::string::npos);
   CHECK(line.find("(deep.pt2)") != std::string::npos);
 }
+
+TEST_CASE("forward's result structure is typed at load, its dict keys checked against its values") {
+  json doc = program(
+      json::array({node("y", "torch.ops.aten.relu.default",
+                        json::array({input("self", tensor("x"))}), json::array({tensor("y")}))}));
+  const json leaf = {{"type", nullptr}, {"context", nullptr}, {"children_spec", json::array()}};
+  json dict = {{"type", "builtins.dict"},
+               {"context", "[\"logits\"]"},
+               {"children_spec", json::array({leaf})}};
+  doc["graph_module"]["module_call_graph"] =
+      json::array({{{"fqn", ""}, {"signature", {{"out_spec", json::array({1, dict}).dump()}}}}});
+  const Program p = parse_program(doc, "m.pt2");
+  REQUIRE(p.out_spec);
+  CHECK(p.out_spec->type == TreeSpec::Type::dict);
+  CHECK(p.out_spec->keys == std::vector<std::string>{"logits"});
+  CHECK(p.out_spec->children.at(0).type == TreeSpec::Type::leaf);
+  dict["context"] = "[\"logits\", \"loss\"]";
+  doc["graph_module"]["module_call_graph"][0]["signature"]["out_spec"] =
+      json::array({1, dict}).dump();
+  CHECK(refusal(doc).find("names 2 keys for 1 values") != std::string::npos);
+}
