@@ -32,4 +32,10 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return out;
 }
 
+std::string csv_line(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  return line + "\n";
+}
+
 }  // namespace modrec

@@ -17,5 +17,7 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
 
 // A CSV field, quoted (RFC 4180) only when it holds a comma, quote or newline.
 std::string csv_field(const std::string& value);
+// The fields as one CSV line, each quoted as csv_field quotes it, ending in a newline.
+std::string csv_line(const std::vector<std::string>& fields);
 
 }  // namespace modrec
