@@ -170,12 +170,16 @@ class Check(unittest.TestCase):
         self.assertEqual(got, want)
 
     def test_bfloat16_and_float8_statistics(self):
+        torch.manual_seed(0)
         sd = {"a": torch.randn(1000).to(torch.bfloat16), "b": torch.randn(999).to(torch.float8_e5m2)}
         save_file(sd, path("low.safetensors"))
-        for name, t in sd.items():
-            exact = t.double().abs().max().item()
-            run("check", path("low.safetensors"), "--max-abs", exact)
-            run("check", path("low.safetensors"), "--max-abs", exact * (1 - 1e-9), code=1)
+        top = {name: t.double().abs().max().item() for name, t in sd.items()}
+        exact = max(top.values())
+        run("check", path("low.safetensors"), "--max-abs", exact)
+        out, _ = run("check", path("low.safetensors"), "--max-abs", min(top.values()),
+                     "--format", "json", code=1)
+        got = {v["element"]: v["value"] for v in json.loads(out)["violations"]}
+        self.assertEqual(got, {"param." + max(top, key=top.get): exact})
 
 
 class Diff(unittest.TestCase):

@@ -121,8 +121,10 @@ void read_safetensors(const std::string& path, int file, Checkpoint& out) {
   json header;
   try {
     header = json::parse(text);
-  } catch (const json::exception& e) {
-    bad(std::string("safetensors header is not JSON in UTF-8: ") + e.what(), path);
+  } catch (const json::parse_error& e) {
+    // Not e.what(): it quotes the offending bytes, which may be no UTF-8 at all.
+    bad("safetensors header is not JSON in UTF-8 (at byte " + std::to_string(8 + e.byte) + ")",
+        path);
   }
   if (!header.is_object()) bad("safetensors header is not a JSON object", path);
   const uint64_t data = 8 + n;
