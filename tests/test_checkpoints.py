@@ -4,7 +4,7 @@ float64; damaged files are exit 3 with one error line; record and watch refuse a
 import json
 import os
 import re
-import struct
+import subprocess
 import tempfile
 import unittest
 
@@ -13,7 +13,7 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 
-from e2e import main, run, tensor_file
+from e2e import PYTHON, ROOT, main, run, tensor_file
 
 LINE = re.compile(r"^modrec: error: .+ \(.+\): .+$")
 
@@ -231,36 +231,23 @@ class Diff(unittest.TestCase):
         self.assertTrue(md.startswith("### modrec diff failed: 1 tensor differs"))
 
 
-def safetensors_bytes(header, data, length=None):
-    text = json.dumps(header).encode() if isinstance(header, dict) else header
-    return struct.pack("<Q", len(text) if length is None else length) + text + data
-
-
 class BadInput(unittest.TestCase):
     def test_damaged_files_are_exit_3_with_one_line(self):
-        entry = {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}
-        files = {
-            "truncated.safetensors": safetensors_bytes({"a": entry}, b"\0" * 8)[:20],
-            "huge.safetensors": safetensors_bytes({"a": entry}, b"\0" * 8, length=1 << 63),
-            "range.safetensors": safetensors_bytes(
-                {"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}, b"\0" * 8),
-            "overlap.safetensors": safetensors_bytes(
-                {"a": entry, "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}},
-                b"\0" * 12),
-            "utf8.safetensors": safetensors_bytes(
-                b'{"\xff": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}', b"\0" * 8),
-        }
-        for name, data in files.items():
-            with open(path(name), "wb") as f:
-                f.write(data)
-        with open(path("missing.index.json"), "w") as f:
-            json.dump({"weight_map": {"a": "gone.safetensors"}}, f)
-        save_file({"a": torch.ones(2)}, path("good.safetensors"))
-        for name in [*files, "missing.index.json"]:
-            for command in (["summary"], ["check"], ["diff", path("good.safetensors")]):
+        """The damaged files lib/checkpoint/test_fixtures.py writes for the unit tests."""
+        fixtures = path("fixtures")
+        subprocess.run([PYTHON, os.path.join(ROOT, "lib", "checkpoint", "test_fixtures.py"),
+                        fixtures], check=True, capture_output=True)
+        damaged = ["truncated_header.safetensors", "huge_header.safetensors",
+                   "out_of_range.safetensors", "overlap.safetensors", "not_utf8.safetensors",
+                   "wrong_size.safetensors", "unknown_dtype.safetensors",
+                   "missing_shard.index.json"]
+        good = os.path.join(fixtures, "model.safetensors")
+        for name in damaged:
+            file = os.path.join(fixtures, name)
+            for command in (["summary"], ["check"], ["diff", good]):
                 with self.subTest(name=name, command=command[0]):
-                    _, err = run(*command, path(name), code=3)
-                    self.assertIn(path(name), error_line(err))
+                    _, err = run(*command, file, code=3)
+                    self.assertIn(file, error_line(err))
 
     def test_record_and_watch_refuse_a_checkpoint_with_advice(self):
         save_file({"w": torch.ones(2)}, path("refused.safetensors"))

@@ -82,7 +82,7 @@ TEST_CASE("float8, half and bfloat16 widen to torch's floats, bit pattern by bit
     const std::string want = slurp(checkpoint_fixture(std::string(name) + ".float"));
     const size_t n = raw.size() / static_cast<size_t>(dtype_bytes(type));
     std::vector<float> got(n);
-    to_float(type, raw.data(), n, got.data());
+    widen(type, raw.data(), n, got.data());
     for (size_t i = 0; i < n; ++i) {
       float w;
       std::memcpy(&w, want.data() + i * 4, 4);

@@ -71,7 +71,7 @@ const Tables& tables() {
 }
 
 template <class From, class To>
-void widen(const void* data, size_t n, To* out) {
+void cast(const void* data, size_t n, To* out) {
   const From* in = static_cast<const From*>(data);
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<To>(in[i]);
 }
@@ -93,9 +93,9 @@ template <class To>
 void convert(DType type, const void* data, size_t n, To* out) {
   switch (type) {
     case DType::float64:
-      return widen<double>(data, n, out);
+      return cast<double>(data, n, out);
     case DType::float32:
-      return widen<float>(data, n, out);
+      return cast<float>(data, n, out);
     case DType::float16:
       return lookup(tables().half, data, n, out);
     case DType::bfloat16:
@@ -105,23 +105,23 @@ void convert(DType type, const void* data, size_t n, To* out) {
     case DType::float8_e5m2:
       return lookup(tables().e5m2, data, n, out);
     case DType::int64:
-      return widen<int64_t>(data, n, out);
+      return cast<int64_t>(data, n, out);
     case DType::int32:
-      return widen<int32_t>(data, n, out);
+      return cast<int32_t>(data, n, out);
     case DType::int16:
-      return widen<int16_t>(data, n, out);
+      return cast<int16_t>(data, n, out);
     case DType::int8:
-      return widen<int8_t>(data, n, out);
+      return cast<int8_t>(data, n, out);
     case DType::uint8:
-      return widen<uint8_t>(data, n, out);
+      return cast<uint8_t>(data, n, out);
     case DType::uint16:
-      return widen<uint16_t>(data, n, out);
+      return cast<uint16_t>(data, n, out);
     case DType::uint32:
-      return widen<uint32_t>(data, n, out);
+      return cast<uint32_t>(data, n, out);
     case DType::uint64:
-      return widen<uint64_t>(data, n, out);
+      return cast<uint64_t>(data, n, out);
     case DType::boolean:
-      return widen<bool>(data, n, out);
+      return cast<bool>(data, n, out);
   }
 }
 
@@ -139,7 +139,7 @@ bool dtype_from_torch(const std::string& name, DType& out) {
   return find(name, &DTypeNames::torch, out);
 }
 
-void to_float(DType type, const void* data, size_t n, float* out) { convert(type, data, n, out); }
-void to_double(DType type, const void* data, size_t n, double* out) { convert(type, data, n, out); }
+void widen(DType type, const void* data, size_t n, float* out) { convert(type, data, n, out); }
+void widen(DType type, const void* data, size_t n, double* out) { convert(type, data, n, out); }
 
 }  // namespace modrec

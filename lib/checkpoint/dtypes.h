@@ -45,7 +45,7 @@ bool dtype_from_torch(const std::string& name, DType& out);
 // Widening conversions: `n` elements of `type` at `data` into `out`. Floating types of 16 bits or
 // fewer go to float exactly (float8 NaN stays NaN); every type goes to double exactly except
 // 64-bit integers beyond 2^53.
-void to_float(DType type, const void* data, size_t n, float* out);
-void to_double(DType type, const void* data, size_t n, double* out);
+void widen(DType type, const void* data, size_t n, float* out);
+void widen(DType type, const void* data, size_t n, double* out);
 
 }  // namespace modrec

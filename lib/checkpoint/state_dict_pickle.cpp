@@ -227,9 +227,9 @@ class Machine {
       case 'r':
         memo_put(little_endian(4));
         return;
-      case 0x94:
+      case 0x94:  // MEMOIZE
         memo_put(memo_.size());
-        return;  // MEMOIZE
+        return;
       case 'h':
         memo_get(little_endian(1));
         return;

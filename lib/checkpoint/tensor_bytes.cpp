@@ -76,6 +76,13 @@ const unsigned char* TensorBytes::data(size_t index) const {
   return files_[static_cast<size_t>(t.file)]->data() + t.offset;
 }
 
+void TensorBytes::release(size_t index, uint64_t at, uint64_t bytes) const {
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(data(index) + at);
+  const uintptr_t first = (begin + page - 1) / page * page, end = (begin + bytes) / page * page;
+  if (first < end) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
+}
+
 std::vector<Piece> cut_into_pieces(const std::vector<int64_t>& numels, int64_t max_elements) {
   std::vector<Piece> pieces;
   for (size_t t = 0; t < numels.size(); ++t) {

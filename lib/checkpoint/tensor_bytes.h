@@ -24,6 +24,10 @@ class TensorBytes {
 
   // The first byte of tensor `index` of the checkpoint.
   const unsigned char* data(size_t index) const;
+  // Unmaps the whole pages within `bytes` bytes from `at` of tensor `index`, once read: they stay
+  // in the page cache, and out of the process's resident memory, which stays flat in the files'
+  // size. A page read again is mapped again.
+  void release(size_t index, uint64_t at, uint64_t bytes) const;
 
  private:
   const Checkpoint* checkpoint_;

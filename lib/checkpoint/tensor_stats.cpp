@@ -12,6 +12,17 @@ constexpr size_t kBuffer = size_t{1} << 14;
 // check reads no histogram: the fewest bins RunningStats keeps.
 constexpr int kBins = 4;
 
+// `n` elements of `type` widened to T a buffer at a time, into `stats`.
+template <class T>
+void add_widened(RunningStats& stats, DType type, const unsigned char* data, size_t n) {
+  T buffer[kBuffer];
+  for (size_t at = 0; at < n; at += kBuffer) {
+    const size_t k = std::min(kBuffer, n - at);
+    widen(type, data + at * dtype_bytes(type), k, buffer);
+    stats.add(buffer, k);
+  }
+}
+
 // `n` elements of `type` at `data` into `stats`: directly where RunningStats reads the type,
 // else widened a buffer at a time.
 void add(RunningStats& stats, DType type, const unsigned char* data, size_t n) {
@@ -34,23 +45,10 @@ void add(RunningStats& stats, DType type, const unsigned char* data, size_t n) {
       return stats.add(reinterpret_cast<const bool*>(data), n);
     case DType::uint16:
     case DType::uint32:
-    case DType::uint64: {
-      double buffer[kBuffer];
-      for (size_t at = 0; at < n; at += kBuffer) {
-        const size_t k = std::min(kBuffer, n - at);
-        to_double(type, data + at * dtype_bytes(type), k, buffer);
-        stats.add(buffer, k);
-      }
-      return;
-    }
-    default: {  // float16, bfloat16, float8: exactly representable as float
-      float buffer[kBuffer];
-      for (size_t at = 0; at < n; at += kBuffer) {
-        const size_t k = std::min(kBuffer, n - at);
-        to_float(type, data + at * dtype_bytes(type), k, buffer);
-        stats.add(buffer, k);
-      }
-    }
+    case DType::uint64:
+      return add_widened<double>(stats, type, data, n);
+    default:  // float16, bfloat16, float8: exactly representable as float
+      return add_widened<float>(stats, type, data, n);
   }
 }
 
@@ -65,8 +63,9 @@ std::vector<RunningStats> tensor_stats(const Checkpoint& checkpoint, int threads
   for_each_piece(pieces.size(), threads, [&](size_t k) {
     const Piece& p = pieces[k];
     const DType type = checkpoint.tensors[p.tensor].dtype;
-    add(partial[k], type, bytes.data(p.tensor) + p.begin * dtype_bytes(type),
-        static_cast<size_t>(p.count));
+    const uint64_t at = static_cast<uint64_t>(p.begin * dtype_bytes(type));
+    add(partial[k], type, bytes.data(p.tensor) + at, static_cast<size_t>(p.count));
+    bytes.release(p.tensor, at, static_cast<uint64_t>(p.count * dtype_bytes(type)));
   });
   // Merged in element order: the same figures whatever thread took which piece.
   std::vector<RunningStats> out(checkpoint.tensors.size(), RunningStats(kBins));
