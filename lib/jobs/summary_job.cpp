@@ -98,9 +98,9 @@ void summarize_checkpoint(const SummaryJob& job, const FileInfo& file, std::ostr
 }  // namespace
 
 void run_summary_job(const SummaryJob& job, std::ostream& out) {
+  validate(job.summary);
   FileInfo file = inspect_file(job.model.path);
   if (is_checkpoint(file.kind)) return summarize_checkpoint(job, file, out);
-  validate(job.summary);
   if (!job.edits.specs.empty() && !job.inputs.given())
     throw Error(Exit::usage, "--edit needs an input to run the model on", "--edit",
                 "give --input FILE or --input-size SHAPE");
