@@ -235,6 +235,7 @@ class BadInput(unittest.TestCase):
     def test_damaged_files_are_exit_3_with_one_line(self):
         """The damaged files lib/checkpoint/test_fixtures.py writes for the unit tests."""
         fixtures = path("fixtures")
+        os.makedirs(fixtures, exist_ok=True)
         subprocess.run([PYTHON, os.path.join(ROOT, "lib", "checkpoint", "test_fixtures.py"),
                         fixtures], check=True, capture_output=True)
         damaged = ["truncated_header.safetensors", "huge_header.safetensors",
