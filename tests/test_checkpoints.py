@@ -241,7 +241,7 @@ class BadInput(unittest.TestCase):
         damaged = ["truncated_header.safetensors", "huge_header.safetensors",
                    "out_of_range.safetensors", "overlap.safetensors", "not_utf8.safetensors",
                    "wrong_size.safetensors", "unknown_dtype.safetensors",
-                   "missing_shard.index.json"]
+                   "cut_pickle.pt", "missing_shard.index.json"]
         good = os.path.join(fixtures, "model.safetensors")
         for name in damaged:
             file = os.path.join(fixtures, name)

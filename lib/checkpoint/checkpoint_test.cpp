@@ -120,7 +120,7 @@ TEST_CASE("damaged headers are bad input naming the file, never a crash") {
   for (const char* name :
        {"truncated_header.safetensors", "huge_header.safetensors", "out_of_range.safetensors",
         "overlap.safetensors", "not_utf8.safetensors", "wrong_size.safetensors",
-        "unknown_dtype.safetensors", "missing_shard.index.json"}) {
+        "unknown_dtype.safetensors", "cut_pickle.pt", "missing_shard.index.json"}) {
     INFO(name);
     try {
       read_checkpoint(checkpoint_fixture(name));

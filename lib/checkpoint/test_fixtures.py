@@ -1,6 +1,6 @@
 # Writes the checkpoints lib/checkpoint/*_test.cpp reads into the folder given as argv[1], with what
 # safetensors' and torch's own readers say of them (expected.json).
-import json, os, struct, sys
+import json, os, struct, sys, zipfile
 import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
@@ -81,5 +81,10 @@ bad = {
 for name, data in bad.items():
     with open(p(name), "wb") as f:
         f.write(data)
+# A torch.save archive whose data.pkl is cut in half (its CRC-32 matching the cut bytes).
+with zipfile.ZipFile(p("state_dict.pt")) as z, zipfile.ZipFile(p("cut_pickle.pt"), "w") as cut:
+    for info in z.infolist():
+        data = z.read(info)
+        cut.writestr(info, data[: len(data) // 2] if info.filename.endswith("data.pkl") else data)
 with open(p("missing_shard.index.json"), "w") as f:
     json.dump({"weight_map": {"a": "gone.safetensors"}}, f)
