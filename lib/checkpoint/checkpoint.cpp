@@ -7,6 +7,7 @@
 #include "checkpoint/state_dict_pickle.h"
 #include "util/error.h"
 #include "util/read_only_file.h"
+#include "util/text.h"
 
 namespace modrec {
 namespace {
@@ -19,7 +20,7 @@ const std::string kResave =
 
 [[noreturn]] void bad(const std::string& what, const std::string& where,
                       const std::string& hint = kResave) {
-  throw Error(Exit::bad_input, what, where, hint);
+  throw Error(Exit::bad_input, one_line(what), where, hint);
 }
 
 // a * b, or false when it overflows 2^63.

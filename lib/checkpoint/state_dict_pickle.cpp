@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "util/error.h"
+#include "util/text.h"
 
 namespace modrec {
 namespace {
@@ -42,8 +43,8 @@ class Machine {
  private:
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(Exit::bad_input,
-                "checkpoint's pickle " + what + " (at byte " + std::to_string(at_) + ")", where_,
-                "save the checkpoint again with torch.save(model.state_dict(), path)");
+                one_line("checkpoint's pickle " + what + " (at byte " + std::to_string(at_) + ")"),
+                where_, "save the checkpoint again with torch.save(model.state_dict(), path)");
   }
 
   uint64_t little_endian(int n) {
@@ -61,11 +62,19 @@ class Machine {
     return s;
   }
 
+  // A str: its UTF-8 checked, as Python's unpickler decodes it (names go to JSON output).
+  std::string unicode(uint64_t n) {
+    std::string text = bytes(n);
+    if (!valid_utf8(text)) fail("holds a string that is not UTF-8");
+    return text;
+  }
+
   std::string line() {
     const size_t end = b_.find('\n', at_);
     if (end == std::string::npos) fail("is cut off");
     std::string text = bytes(end - at_ + 1);
     text.pop_back();  // the newline
+    if (!valid_utf8(text)) fail("holds a name that is not UTF-8");
     return text;
   }
 
@@ -193,24 +202,24 @@ class Machine {
       case 0x8a:
         long1();
         return;
-      case 'G':
+      case 'G':  // BINFLOAT: read past, its value unused
         bytes(8), stack_.push_back(make(Value::real));
-        return;  // BINFLOAT: unused
+        return;
       case 'X':
-        push_text(Value::string, bytes(little_endian(4)));
+        push_text(Value::string, unicode(little_endian(4)));
         return;
       case 0x8c:
-        push_text(Value::string, bytes(little_endian(1)));
+        push_text(Value::string, unicode(little_endian(1)));
         return;
       case 0x8d:
-        push_text(Value::string, bytes(little_endian(8)));
+        push_text(Value::string, unicode(little_endian(8)));
         return;
-      case 'B':
+      case 'B':  // BINBYTES
         push_text(Value::string, bytes(little_endian(4)));
-        return;  // BINBYTES
-      case 'C':
+        return;
+      case 'C':  // SHORT_BINBYTES
         push_text(Value::string, bytes(little_endian(1)));
-        return;  // SHORT_BINBYTES
+        return;
       case 'c': {
         std::string module = line();
         push_text(Value::global, module + "." + line());
@@ -316,7 +325,7 @@ class Walker {
 
  private:
   [[noreturn]] void fail(const std::string& name, const std::string& what) const {
-    throw Error(Exit::bad_input, "checkpoint's tensor " + name + " " + what, where_,
+    throw Error(Exit::bad_input, one_line("checkpoint's tensor " + name + " " + what), where_,
                 "save the checkpoint again with torch.save(model.state_dict(), path)");
   }
 

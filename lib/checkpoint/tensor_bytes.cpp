@@ -13,6 +13,7 @@
 
 #include "util/error.h"
 #include "util/parallel_parts.h"
+#include "util/text.h"
 
 namespace modrec {
 
@@ -56,14 +57,14 @@ class MappedFile {
 TensorBytes::TensorBytes(const Checkpoint& checkpoint) : checkpoint_(&checkpoint) {
   for (const CheckpointTensor& t : checkpoint.tensors)
     if (!t.contiguous)
-      throw Error(Exit::bad_input, "tensor " + t.name + " is stored strided (a view)",
+      throw Error(Exit::bad_input, one_line("tensor " + t.name + " is stored strided (a view)"),
                   checkpoint.path,
                   "save contiguous tensors: {k: v.contiguous() for k, v in state_dict.items()}");
   for (const std::string& file : checkpoint.files)
     files_.push_back(std::make_shared<const MappedFile>(file));
   for (const CheckpointTensor& t : checkpoint.tensors)
     if (t.offset + t.bytes > files_[static_cast<size_t>(t.file)]->size())
-      throw Error(Exit::bad_input, "tensor " + t.name + " lies past the end of its file",
+      throw Error(Exit::bad_input, one_line("tensor " + t.name + " lies past the end of its file"),
                   checkpoint.files[static_cast<size_t>(t.file)],
                   "the file shrank since it was read, or is damaged");
 }
