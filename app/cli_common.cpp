@@ -33,6 +33,15 @@ void ModelFlags::resolve(ModelOptions& options) const {
   options.threads = threads_flag();
 }
 
+void add_optional_switch(CLI::App& cmd, const std::string& on, const std::string& off,
+                         std::optional<bool>& value, const std::string& help) {
+  auto* flag = cmd.add_flag_callback(
+      on, [&value] { value = true; }, help);
+  cmd.add_flag_callback(
+         off, [&value] { value = false; }, "the opposite of " + on)
+      ->excludes(flag);
+}
+
 void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries) {
   cmd.add_option("--load-library", libraries,
                  "a shared library that registers operators the model calls (TORCH_LIBRARY), "

@@ -82,6 +82,11 @@ CLI::Option* add_number(CLI::App& cmd, const std::string& flag, V& value, T lo, 
   return cmd.add_option(flag, value, help)->check(in_range(lo, hi));
 }
 
+// --on and --off set `value` to true and false; neither leaves it unset (a default that depends on
+// what the command reads).
+void add_optional_switch(CLI::App& cmd, const std::string& on, const std::string& off,
+                         std::optional<bool>& value, const std::string& help);
+
 // record's --capture list, parsed into a CaptureSet.
 // --layers: which layer calls record and watch keep; required unless `layers` holds a default.
 void add_layers_flag(CLI::App& cmd, std::string& layers);

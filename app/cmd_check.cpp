@@ -14,6 +14,7 @@ Command add_check(CLI::App& app) {
       "  modrec check modrec-out\n"
       "  modrec check model.pt --input x.pt --layers all --max-abs 1e4\n"
       "  modrec check model.pt2 --input x.pt --layers all --max-abs 1e4   # a .pt2 archive\n"
+      "  modrec check model.safetensors --max-abs 100       # a checkpoint's tensors\n"
       "  modrec check model.pt --input x.pt --arg mode=max --max-abs 1e4\n"
       "  modrec check model.pt --input x.pt --edit layer2=scale:100 --max-abs 1e4\n"
       "  modrec check modrec-out --max-abs 1e4 --min-std 1e-6 --captures grad_output\n"
@@ -23,7 +24,8 @@ Command add_check(CLI::App& app) {
   auto& r = job->rules;
   cmd->add_option("RUN_DIR", job->run_dir,
                   "a directory written by modrec record; or a model (TorchScript or .pt2), "
-                  "recorded first (statistics only) with --input/--input-size")
+                  "recorded first (statistics only) with --input/--input-size; or a checkpoint "
+                  "(.safetensors, its index, a torch.save'd state_dict): its tensors' values")
       ->required();
   add_input_flags(*cmd, job->record.inputs);
   add_shard_flag(*cmd, job->record.inputs);
@@ -39,6 +41,11 @@ Command add_check(CLI::App& app) {
   add_number(*cmd, "--min-std", r.min_std, 0.0, kMaxReal, "violation when std < X (a dead layer)");
   add_number(*cmd, "--max-zero-fraction", r.max_zero_fraction, 0.0, 1.0,
              "violation when the fraction of zeros > F (dead ReLUs)");
+  add_optional_switch(*cmd, "--no-dead", "--allow-dead", r.no_dead,
+                      "a tensor of zeros only is a violation (default on for checkpoints)");
+  add_optional_switch(*cmd, "--no-constant", "--allow-constant", r.no_constant,
+                      "a tensor of one nonzero value only is a violation (default on for "
+                      "checkpoints)");
   add_scope_flags(*cmd, job->scope);
   add_enum_option(*cmd, "--format", job->format, report_format_names(),
                   "table, json or markdown (default table)");

@@ -8,7 +8,8 @@ namespace modrec::cli {
 
 Command add_summary(CLI::App& app) {
   auto* cmd = app.add_subcommand("summary",
-                                 "torchinfo's layer table for a TorchScript model or .pt2 archive");
+                                 "torchinfo's layer table for a TorchScript model or .pt2 archive; "
+                                 "a checkpoint's tensors by module");
   cmd->footer(
       "Examples:\n"
       "  modrec summary model.pt --input-size 1x3x224x224\n"
@@ -17,6 +18,8 @@ Command add_summary(CLI::App& app) {
       "  modrec summary model.pt --input-size 2x12:long --format json | jq '.rows[].label'\n"
       "  modrec summary model.pt      # without input: the table and forward's signature\n"
       "  modrec summary model.pt2 --input x.pt       # a torch.export archive\n"
+      "  modrec summary model.safetensors.index.json --depth 2   # a checkpoint "
+      "(docs/checkpoints.md)\n"
       "  modrec summary model.pt --input x.pt --input mask=m.pt --arg steps=4 --arg "
       "size=[2,3]");
   auto job = std::make_shared<SummaryJob>();

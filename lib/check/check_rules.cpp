@@ -31,6 +31,10 @@ void check_tensor(const Probe& p, const CheckRules& r) {
   p.above("max-std", s.std(), r.max_std);
   p.below("min-std", s.std(), r.min_std);
   p.above("max-zero-fraction", s.zero_fraction(), r.max_zero_fraction);
+  // The value itself is the figure; there is no limit to show.
+  const bool constant = s.count() > 1 && s.finite_count() == s.count() && s.min() == s.max();
+  if (constant && s.min() == 0 && r.no_dead.value_or(false)) p.add("no-dead", 0, NAN);
+  if (constant && s.min() != 0 && r.no_constant.value_or(false)) p.add("no-constant", s.min(), NAN);
 }
 
 }  // namespace

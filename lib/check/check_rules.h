@@ -16,6 +16,10 @@ struct CheckRules {
   std::optional<double> max_std;            // std > X
   std::optional<double> min_std;            // std < X: a dead layer
   std::optional<double> max_zero_fraction;  // zero_fraction > F: dead ReLUs
+  // More than one value, all equal: zero (no-dead) or another (no-constant). Unset: on for
+  // checkpoints (a trained weight is neither), off for recorded runs.
+  std::optional<bool> no_dead;
+  std::optional<bool> no_constant;
 };
 
 struct Violation {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "check/check_report.h"
+#include "checkpoint/tensor_stats.h"
 #include "rundir/run_dir.h"
 #include "util/error.h"
 #include "util/scratch_dir.h"
@@ -25,11 +26,30 @@ CheckResult check_model(const CheckJob& job) {
   return check_run(read_run_dir(record.out), job.rules, job.scope);
 }
 
+// Every tensor's statistics against the rules; dead and constant tensors fail unless allowed.
+CheckResult check_checkpoint(const CheckJob& job, const FileInfo& file) {
+  if (job.record.inputs.given())
+    throw Error(Exit::usage, "a checkpoint has no forward to run on an input", "--input",
+                "check CHECKPOINT checks its tensors' values; drop --input and --input-size");
+  const Checkpoint checkpoint = read_checkpoint(job.run_dir, file);
+  CheckRules rules = job.rules;
+  rules.no_dead = rules.no_dead.value_or(true);
+  rules.no_constant = rules.no_constant.value_or(true);
+  const RunDir run =
+      as_run(checkpoint, summarize(checkpoint), tensor_stats(checkpoint, job.record.model.threads));
+  return check_run(run, rules, job.scope);
+}
+
+CheckResult check_file(const CheckJob& job) {
+  const FileInfo file = inspect_file(job.run_dir);
+  return is_checkpoint(file.kind) ? check_checkpoint(job, file) : check_model(job);
+}
+
 }  // namespace
 
 int run_check_job(const CheckJob& job, std::ostream& out) {
   const CheckResult result = std::filesystem::is_regular_file(job.run_dir)
-                                 ? check_model(job)
+                                 ? check_file(job)
                                  : check_run(read_run_dir(job.run_dir), job.rules, job.scope);
   out << format_check(result, job.run_dir, job.format);
   return static_cast<int>(result.violations.empty() ? Exit::ok : Exit::check_failed);

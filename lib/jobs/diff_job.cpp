@@ -1,7 +1,9 @@
 #include "jobs/diff_job.h"
 
+#include <filesystem>
 #include <sstream>
 
+#include "checkpoint/checkpoint_diff.h"
 #include "diff/diff_report.h"
 #include "diff/run_diff.h"
 #include "jobs/record_job.h"
@@ -48,10 +50,39 @@ int diff_dirs(const DiffJob& job, const std::string& dir_a, const std::string& d
   return static_cast<int>(diff.passed() ? Exit::ok : Exit::check_failed);
 }
 
+// inspect_file's answer for a regular file, else nullopt (a run directory).
+std::optional<FileInfo> file_info(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path)) return std::nullopt;
+  return inspect_file(path);
+}
+
+// Two checkpoints, tensor by tensor under torch.allclose's rule: the flags that choose layers,
+// captures or another rule have nothing to choose among.
+int diff_checkpoints(const DiffJob& job, const FileInfo& a, const FileInfo& b, std::ostream& out) {
+  if (job.tol.rule != ErrorRule::allclose || job.tol.stat != ErrorStat::elemwise || job.fail_fast ||
+      job.scope.layers != RunScope{}.layers || !job.scope.captures.empty())
+    throw Error(Exit::usage, "two checkpoints are compared tensor by tensor under allclose",
+                "--rule, --check-error-stat, --fail-fast, --layers, --captures",
+                "diff of checkpoints takes --atol, --rtol and --format");
+  const CheckpointTolerance tol{job.tol.atol, job.tol.rtol};
+  const CheckpointDiff diff = diff_checkpoints(
+      read_checkpoint(job.run_a, a), read_checkpoint(job.run_b, b), tol, job.model.threads);
+  out << format_checkpoint_diff(diff, job.run_a, job.run_b, tol, job.format);
+  return static_cast<int>(diff.passed() ? Exit::ok : Exit::check_failed);
+}
+
 }  // namespace
 
 int run_diff_job(const DiffJob& job, std::ostream& out) {
   validate(job.tol);
+  const std::optional<FileInfo> a = file_info(job.run_a), b = file_info(job.run_b);
+  const bool checkpoint_a = a && is_checkpoint(a->kind), checkpoint_b = b && is_checkpoint(b->kind);
+  if (checkpoint_a && checkpoint_b && !job.inputs.given())
+    return diff_checkpoints(job, *a, *b, out);
+  if (checkpoint_a != checkpoint_b)
+    throw Error(Exit::bad_input, "only one of the two is a checkpoint",
+                checkpoint_a ? job.run_b : job.run_a,
+                "diff two checkpoints, two recordings, or two models with --input");
   if (!job.inputs.given()) return diff_dirs(job, job.run_a, job.run_b, out);
   const ScratchDir scratch("modrec-diff");
   return diff_dirs(job, record_model(job, job.run_a, (scratch.path / "a").string()),

@@ -104,13 +104,14 @@ std::unique_ptr<InstrumentedModel> open_without_weights_or_with(const std::strin
 }  // namespace
 
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
-                     const InstrumentOptions& instrument, Weights weights) {
+                     const InstrumentOptions& instrument, Weights weights,
+                     std::optional<FileInfo> inspected) {
   const at::Device device = torch_device(model.device);
   set_threads(model.threads);
   const OpenedInputs opened(inputs);  // bad inputs fail before the slower model load
   for (const auto& library : model.libraries) load_operator_library(library);
   if (weights == Weights::meta) register_meta_kernels();
-  FileInfo file = inspect_file(model.path);
+  FileInfo file = inspected ? std::move(*inspected) : inspect_file(model.path);
   std::unique_ptr<InstrumentedModel> instrumented =
       open_without_weights_or_with(model.path, file, weights, instrument);
   const ForwardSchema schema(instrumented->forward_arguments());

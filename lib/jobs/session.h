@@ -34,9 +34,10 @@ struct Session {
 };
 
 // The model file is opened and read once: its kind told, its directory read, the model loaded
-// with its weights as `weights` says.
+// with its weights as `weights` says. `file`: inspect_file's of the model, when the job looked.
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
-                     const InstrumentOptions& instrument = {}, Weights weights = Weights::read);
+                     const InstrumentOptions& instrument = {}, Weights weights = Weights::read,
+                     std::optional<FileInfo> file = std::nullopt);
 
 // A pass that needs shapes only (summary's) on a session opened with Weights::meta runs on the
 // meta device: no weight read, no value computed. An operator without a meta kernel, or a graph

@@ -1,5 +1,6 @@
 #include "jobs/summary_job.h"
 
+#include "checkpoint/checkpoint_table.h"
 #include "edit/editing_hooks.h"
 #include "flops/op_observer.h"
 #include "jobs/session.h"
@@ -83,10 +84,23 @@ CallTrace traced_pass(Session& session, const SummaryJob& job, int64_t& input_by
   });
 }
 
+// A checkpoint has no forward to run: its table is its tensors' names, shapes and dtypes.
+void summarize_checkpoint(const SummaryJob& job, const FileInfo& file, std::ostream& out) {
+  if (job.inputs.given() || !job.edits.specs.empty() || !job.summary.columns.empty() ||
+      job.summary.verbose_params || job.grad)
+    throw Error(Exit::usage, "a checkpoint has no forward to run nor columns to choose",
+                "--input, --input-size, --arg, --edit, --columns, --params, --grad",
+                "summary CHECKPOINT takes --depth, --row-settings ascii_only and --format");
+  const Checkpoint checkpoint = read_checkpoint(job.model.path, file);
+  out << format_checkpoint(checkpoint, summarize(checkpoint), job.summary, job.format);
+}
+
 }  // namespace
 
 void run_summary_job(const SummaryJob& job, std::ostream& out) {
   validate(job.summary);
+  FileInfo file = inspect_file(job.model.path);
+  if (is_checkpoint(file.kind)) return summarize_checkpoint(job, file, out);
   if (!job.edits.specs.empty() && !job.inputs.given())
     throw Error(Exit::usage, "--edit needs an input to run the model on", "--edit",
                 "give --input FILE or --input-size SHAPE");
@@ -98,7 +112,7 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
     throw Error(Exit::usage, "the flops column counts on the CPU only", "--device",
                 "run it with --device cpu");
   Stopwatch clock;
-  Session session = open_session(job.model, job.inputs, {}, weights_for(job));
+  Session session = open_session(job.model, job.inputs, {}, weights_for(job), std::move(file));
   log::debug("timing: load ", log::seconds(clock.lap()), " s");
   if (session.model->tree().modules.size() == 1)
     log::warn(job.model.path,

@@ -1,6 +1,9 @@
 #include "load/file_kind.h"
 
+#include <algorithm>
 #include <filesystem>
+
+#include <nlohmann/json.hpp>
 
 #include "load/archive.h"
 #include "load/pickle_head.h"
@@ -15,7 +18,10 @@ namespace {
 
 FileInfo kind_by_pickle(const std::string& data_pkl) {
   PickleHead head = read_pickle_head(data_pkl);
-  if (head.global == "collections.OrderedDict") return {FileKind::state_dict, ""};
+  // model.state_dict() is an OrderedDict; a dict is a state_dict or a training checkpoint holding
+  // some ({"model": ..., "optimizer": ...}).
+  if (head.global == "collections.OrderedDict" || head.first_op == '}')
+    return {FileKind::state_dict, ""};
   if (head.global.empty() || head.global.rfind("torch._utils._rebuild", 0) == 0)
     return {FileKind::tensor_pickle, ""};
   return {FileKind::eager_module, head.global};
@@ -38,6 +44,18 @@ FileInfo kind_by_entries(const Archive& archive) {
   return kind_by_pickle(archive.read(*data));
 }
 
+// An index is small (a name per tensor); a JSON text larger than this is no index.
+constexpr uint64_t kMaxIndexBytes = uint64_t{1} << 28;
+
+FileInfo kind_by_json(const ReadOnlyFile& file) {
+  if (file.size() > kMaxIndexBytes) return {FileKind::json, ""};
+  std::string text(file.size(), '\0');
+  if (!file.read(0, text.data(), text.size())) return {FileKind::unreadable, ""};
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_object() && json.contains("weight_map")) return {FileKind::checkpoint_index, ""};
+  return {FileKind::json, ""};
+}
+
 // sniff_file's answer, with what a special file is, and the file opened to read its first bytes.
 FileInfo sniff(const std::string& path, std::shared_ptr<const ReadOnlyFile>* opened = nullptr) {
   std::error_code ec;
@@ -48,7 +66,7 @@ FileInfo sniff(const std::string& path, std::shared_ptr<const ReadOnlyFile>* ope
     return {FileKind::special, special};
   std::shared_ptr<const ReadOnlyFile> file = ReadOnlyFile::open(path);
   if (!file) return {FileKind::unreadable, ""};
-  std::string head(std::min<uint64_t>(8, file->size()), '\0');
+  std::string head(std::min<uint64_t>(16, file->size()), '\0');
   if (!file->read(0, head.data(), head.size())) return {FileKind::unreadable, ""};
   if (opened) *opened = std::move(file);
   return {kind_by_magic(head), ""};
@@ -58,6 +76,15 @@ FileInfo sniff(const std::string& path, std::shared_ptr<const ReadOnlyFile>* ope
 
 FileKind kind_by_magic(std::string_view head) {
   if (head.empty()) return FileKind::empty;
+  // JSON text starts with '{' (after white space) and holds no control bytes, which a
+  // safetensors header length below 2^56 does (its high bytes are zero).
+  const size_t text = head.find_first_not_of(" \t\r\n");
+  const bool control = std::any_of(head.begin(), head.end(),
+                                   [](char c) { return static_cast<unsigned char>(c) < 0x09; });
+  if (text != std::string_view::npos && head[text] == '{' && !control) return FileKind::json;
+  // safetensors: the header's length, then the header, a JSON object. Before the pickle: the
+  // length's low byte may be 0x80. No other format here has '{' at byte 8.
+  if (head.size() > 8 && head[8] == '{') return FileKind::safetensors;
   if (head.substr(0, 6) == "\x93NUMPY") return FileKind::numpy;
   if (static_cast<unsigned char>(head[0]) == 0x80) return FileKind::legacy_pickle;
   if (head.substr(0, 4) == "PK\x03\x04") return FileKind::zip;
@@ -69,6 +96,7 @@ FileKind sniff_file(const std::string& path) { return sniff(path).kind; }
 FileInfo inspect_file(const std::string& path) {
   std::shared_ptr<const ReadOnlyFile> file;
   FileInfo sniffed = sniff(path, &file);
+  if (sniffed.kind == FileKind::json) return kind_by_json(*file);
   if (sniffed.kind != FileKind::zip) return sniffed;
   try {
     auto archive = std::make_shared<const Archive>(Archive::open(path, std::move(file)));
@@ -117,6 +145,14 @@ std::string describe(const FileInfo& info) {
       return "is a tensor file (torch.save of tensors), not a TorchScript model";
     case FileKind::other_zip:
       return "is a zip archive without TorchScript code";
+    case FileKind::safetensors:
+      return "is a safetensors checkpoint (tensors without the model's code), not a TorchScript "
+             "model";
+    case FileKind::json:
+      return "is a JSON file, not a TorchScript model";
+    case FileKind::checkpoint_index:
+      return "is a sharded checkpoint's index (tensors without the model's code), not a "
+             "TorchScript model";
   }
   return "is not a TorchScript model";
 }
@@ -135,13 +171,23 @@ std::string model_hint(FileKind kind) {
       return "the file is damaged; save the model again (torch.jit.script(model).save(path), or "
              "torch.export.save)";
     case FileKind::state_dict:
-      return "load it into the model in Python (model.load_state_dict) and " + save;
+    case FileKind::safetensors:
+    case FileKind::checkpoint_index:
+      return "load it into the model in Python (model.load_state_dict), then save the model with "
+             "torch.export.save(torch.export.export(model, args), path), modrec.export, or "
+             "torch.jit.script(model).save(path); summary, check and diff read the checkpoint "
+             "itself";
     case FileKind::tensor_pickle:
     case FileKind::numpy:
       return "give tensors with --input; as the model, " + save;
     default:
       return save;
   }
+}
+
+bool is_checkpoint(FileKind kind) {
+  return kind == FileKind::state_dict || kind == FileKind::safetensors ||
+         kind == FileKind::checkpoint_index;
 }
 
 }  // namespace modrec

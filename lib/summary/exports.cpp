@@ -87,12 +87,6 @@ json totals_json(const Summary& summary) {
   return out;
 }
 
-std::string csv_line(const std::vector<std::string>& fields) {
-  std::string line;
-  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
-  return line + "\n";
-}
-
 // Every tensor's shape, "; "-separated: "[1, 100, 512]; [2, 1, 512]".
 std::string shapes_field(const ValueMeta& value) {
   std::string out;

@@ -32,4 +32,38 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return out;
 }
 
+bool valid_utf8(const std::string& text) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = byte(i);
+    const int extra = c < 0x80         ? 0
+                      : (c >> 5) == 6  ? 1
+                      : (c >> 4) == 14 ? 2
+                      : (c >> 3) == 30 ? 3
+                                       : -1;
+    if (extra < 0 || text.size() - i <= static_cast<size_t>(extra)) return false;
+    uint32_t code = extra ? c & (0x3f >> extra) : c;
+    for (int k = 1; k <= extra; ++k) {
+      if ((byte(i + k) >> 6) != 2) return false;
+      code = code << 6 | (byte(i + k) & 0x3f);
+    }
+    static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (code < kMin[extra] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return false;
+    i += 1 + extra;
+  }
+  return true;
+}
+
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return text;
+}
+
+std::string csv_line(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  return line + "\n";
+}
+
 }  // namespace modrec

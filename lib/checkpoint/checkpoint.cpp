@@ -1,0 +1,273 @@
+#include "checkpoint/checkpoint.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "checkpoint/state_dict_pickle.h"
+#include "util/error.h"
+#include "util/read_only_file.h"
+#include "util/text.h"
+
+namespace modrec {
+namespace {
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::string kResave =
+    "the file is damaged or not a checkpoint; save it again (safetensors.torch.save_file, or "
+    "torch.save(model.state_dict(), path))";
+
+[[noreturn]] void bad(const std::string& what, const std::string& where,
+                      const std::string& hint = kResave) {
+  throw Error(Exit::bad_input, one_line(what), where, hint);
+}
+
+// a * b, or false when it overflows 2^63.
+bool multiply(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
+
+int64_t checked_numel(const std::vector<int64_t>& shape, const std::string& name,
+                      const std::string& where) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    if (d < 0 || !multiply(n, d, n)) bad("tensor " + name + " has an invalid shape", where);
+  return n;
+}
+
+// "layers.10.w" after "layers.2.w": runs of digits compare as numbers.
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t i2 = a.find_first_not_of("0123456789", i), j2 = b.find_first_not_of("0123456789", j);
+      i2 = i2 == std::string::npos ? a.size() : i2, j2 = j2 == std::string::npos ? b.size() : j2;
+      const std::string x = a.substr(i, i2 - i), y = b.substr(j, j2 - j);
+      if (x.size() != y.size()) return x.size() < y.size();
+      if (x != y) return x < y;
+      i = i2, j = j2;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i, ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+// No tensor's bytes may reach into another's (safetensors forbids it: a writer's bug, or a file
+// crafted to make two names read one memory).
+void check_overlap(std::vector<const CheckpointTensor*> tensors, const std::string& where) {
+  std::sort(tensors.begin(), tensors.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
+  uint64_t reached = 0;
+  const CheckpointTensor* last = nullptr;
+  for (const CheckpointTensor* t : tensors) {
+    if (t->offset < reached && t->bytes)
+      bad("tensors " + last->name + " and " + t->name + " overlap in the file", where);
+    if (t->bytes) reached = t->offset + t->bytes, last = t;
+  }
+}
+
+// `data`, `data_size`: where the data after the header starts in the file, and its bytes.
+CheckpointTensor safetensors_tensor(const std::string& name, const json& entry, uint64_t data,
+                                    uint64_t data_size, const std::string& where) {
+  CheckpointTensor t{name};
+  const json* dtype = entry.is_object() && entry.contains("dtype") ? &entry["dtype"] : nullptr;
+  if (!dtype || !dtype->is_string() || !entry.contains("shape") || !entry["shape"].is_array() ||
+      !entry.contains("data_offsets") || !entry["data_offsets"].is_array() ||
+      entry["data_offsets"].size() != 2)
+    bad("tensor " + name + "'s header entry lacks dtype, shape or data_offsets", where);
+  if (!dtype_from_safetensors(dtype->get<std::string>(), t.dtype))
+    bad("tensor " + name + " has dtype " + dtype->get<std::string>() +
+            ", which modrec does not read",
+        where, "convert it to a dtype torch names (float32, bfloat16, float8_e4m3fn, int64, ...)");
+  for (const json& d : entry["shape"]) {
+    if (!d.is_number_unsigned()) bad("tensor " + name + " has an invalid shape", where);
+    t.shape.push_back(d.get<int64_t>());
+  }
+  const json& offsets = entry["data_offsets"];
+  if (!offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned() ||
+      offsets[1].get<uint64_t>() < offsets[0].get<uint64_t>())
+    bad("tensor " + name + "'s data offsets are not an increasing pair", where);
+  const uint64_t begin = offsets[0].get<uint64_t>(), end = offsets[1].get<uint64_t>();
+  if (end > data_size)
+    bad("tensor " + name + "'s data offsets [" + std::to_string(begin) + ", " +
+            std::to_string(end) + ") lie outside the file's " + std::to_string(data_size) +
+            " bytes of data",
+        where);
+  int64_t expected = 0;
+  if (!multiply(checked_numel(t.shape, name, where), dtype_bytes(t.dtype), expected) ||
+      static_cast<uint64_t>(expected) != end - begin)
+    bad("tensor " + name + "'s data offsets span " + std::to_string(end - begin) +
+            " bytes, its shape and dtype " + std::to_string(expected),
+        where);
+  t.offset = data + begin;
+  t.bytes = end - begin;
+  return t;
+}
+
+// 8-byte little-endian header length N, N bytes of JSON, then the data the offsets point into.
+void read_safetensors(const std::string& path, int file, Checkpoint& out) {
+  auto f = ReadOnlyFile::open(path);
+  if (!f) bad("checkpoint cannot be read", path, "check the file's permissions");
+  unsigned char length[8] = {};
+  if (f->size() < 8 || !f->read(0, length, 8)) bad("safetensors header is cut off", path);
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = n << 8 | length[i];
+  if (n > f->size() - 8)
+    bad("safetensors header length " + std::to_string(n) + " runs past the end of the file (" +
+            std::to_string(f->size()) + " bytes): the header is cut off",
+        path);
+  std::string text(n, '\0');
+  if (!f->read(8, text.data(), n)) bad("safetensors header cannot be read", path);
+  json header;
+  try {
+    header = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // Not e.what(): it quotes the offending bytes, which may be no UTF-8 at all.
+    bad("safetensors header is not JSON in UTF-8 (at byte " + std::to_string(8 + e.byte) + ")",
+        path);
+  }
+  if (!header.is_object()) bad("safetensors header is not a JSON object", path);
+  const uint64_t data = 8 + n;
+  std::vector<CheckpointTensor> tensors;
+  for (const auto& [name, entry] : header.items()) {
+    if (name == "__metadata__") {
+      if (entry.is_object()) out.metadata.update(entry);
+      continue;
+    }
+    tensors.push_back(safetensors_tensor(name, entry, data, f->size() - data, path));
+    tensors.back().file = file;
+  }
+  std::vector<const CheckpointTensor*> layout;
+  for (const auto& t : tensors) layout.push_back(&t);
+  check_overlap(layout, path);
+  std::sort(tensors.begin(), tensors.end(),
+            [](const auto& a, const auto& b) { return natural_less(a.name, b.name); });
+  out.tensors.insert(out.tensors.end(), tensors.begin(), tensors.end());
+}
+
+bool contiguous(const PickledTensor& p) {
+  int64_t expected = 1;
+  for (size_t i = p.shape.size(); i-- > 0;) {
+    if (p.shape[i] != 1 && p.stride[i] != expected) return false;
+    expected *= p.shape[i];
+  }
+  return true;
+}
+
+// data.pkl names each tensor's storage; the storage is the stored entry data/<key>.
+void read_torch_save(const std::string& path, const Archive& archive, int file, Checkpoint& out) {
+  const ArchiveEntry* pickle = archive.find("data.pkl");
+  if (!pickle) bad("torch.save archive has no data.pkl", path);
+  for (const PickledTensor& p : read_state_dict_pickle(archive.read(*pickle), path)) {
+    CheckpointTensor t{p.name, p.dtype, p.shape, file};
+    const ArchiveEntry* storage = archive.find("data/" + p.storage);
+    if (!storage || !storage->stored())
+      bad("tensor " + p.name + "'s storage data/" + p.storage + " is missing or compressed", path);
+    const int64_t numel = checked_numel(p.shape, p.name, path);
+    const uint64_t elem = static_cast<uint64_t>(dtype_bytes(p.dtype));
+    t.contiguous = p.stride.size() == p.shape.size() && contiguous(p);
+    t.bytes = static_cast<uint64_t>(numel) * elem;
+    t.offset = storage->offset + static_cast<uint64_t>(p.storage_offset) * elem;
+    if (p.storage_offset < 0 ||
+        (t.contiguous && t.offset + t.bytes > storage->offset + storage->size))
+      bad("tensor " + p.name + " reaches past the end of its storage data/" + p.storage, path);
+    out.tensors.push_back(std::move(t));
+  }
+}
+
+// One file of a checkpoint: safetensors or torch.save.
+void read_file(const std::string& path, const FileInfo& info, Checkpoint& out) {
+  const int index = static_cast<int>(out.files.size());
+  out.files.push_back(path);
+  if (info.kind == FileKind::safetensors) return read_safetensors(path, index, out);
+  if (info.kind == FileKind::state_dict) return read_torch_save(path, *info.archive, index, out);
+  throw Error(Exit::bad_input, "checkpoint shard " + describe(info), path,
+              "give a .safetensors file, a torch.save'd state_dict or their index");
+}
+
+// {"weight_map": {tensor: shard file}}: the shards read in the order they are first named, each
+// mapped tensor looked for in its own.
+void read_index(const std::string& path, Checkpoint& out) {
+  auto f = ReadOnlyFile::open(path);
+  std::string text(f ? f->size() : 0, '\0');
+  if (!f || !f->read(0, text.data(), text.size())) bad("checkpoint index cannot be read", path);
+  const json index = json::parse(text, nullptr, false);
+  const json* map =
+      index.is_object() && index.contains("weight_map") ? &index["weight_map"] : nullptr;
+  if (!map || !map->is_object()) bad("checkpoint index's weight_map is not an object", path);
+  if (index.contains("metadata") && index["metadata"].is_object())
+    out.metadata.update(index["metadata"]);
+  std::vector<std::string> shards;
+  for (const auto& [name, shard] : map->items()) {
+    if (!shard.is_string()) bad("checkpoint index maps " + name + " to no file name", path);
+    if (std::find(shards.begin(), shards.end(), shard.get<std::string>()) == shards.end())
+      shards.push_back(shard.get<std::string>());
+  }
+  const fs::path dir = fs::path(path).parent_path();
+  for (const std::string& shard : shards) {
+    const std::string shard_path = (dir / shard).string();
+    const FileInfo info = inspect_file(shard_path);
+    if (info.kind == FileKind::missing)
+      bad("checkpoint index names shard " + shard + ", which does not exist", path,
+          "put every shard the index names beside it (" + shard_path + ")");
+    read_file(shard_path, info, out);
+  }
+  std::map<std::string, int> file_of;
+  for (const CheckpointTensor& t : out.tensors) file_of.emplace(t.name, t.file);
+  for (const auto& [name, shard] : map->items()) {
+    const auto it = file_of.find(name);
+    if (it == file_of.end() ||
+        out.files[static_cast<size_t>(it->second)] != (dir / shard.get<std::string>()).string())
+      bad("checkpoint index maps tensor " + name + " to shard " + shard.get<std::string>() +
+              ", which does not hold it",
+          path);
+  }
+  std::stable_sort(out.tensors.begin(), out.tensors.end(),
+                   [](const auto& a, const auto& b) { return natural_less(a.name, b.name); });
+}
+
+}  // namespace
+
+int64_t CheckpointTensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::string CheckpointTensor::leaf() const {
+  const size_t dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(dot + 1);
+}
+
+const char* format_name(CheckpointFormat format) {
+  switch (format) {
+    case CheckpointFormat::safetensors:
+      return "safetensors";
+    case CheckpointFormat::torch_save:
+      return "torch.save";
+    case CheckpointFormat::sharded:
+      return "sharded";
+  }
+  return "";
+}
+
+Checkpoint read_checkpoint(const std::string& path, const FileInfo& file) {
+  Checkpoint out;
+  out.path = path;
+  if (file.kind == FileKind::checkpoint_index) {
+    out.format = CheckpointFormat::sharded;
+    read_index(path, out);
+    return out;
+  }
+  out.format = file.kind == FileKind::safetensors ? CheckpointFormat::safetensors
+                                                  : CheckpointFormat::torch_save;
+  read_file(path, file, out);
+  return out;
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
+  return read_checkpoint(path, inspect_file(path));
+}
+
+}  // namespace modrec

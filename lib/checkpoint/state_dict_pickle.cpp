@@ -1,0 +1,384 @@
+#include "checkpoint/state_dict_pickle.h"
+
+#include <map>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "util/error.h"
+#include "util/text.h"
+
+namespace modrec {
+namespace {
+
+struct Value;
+using Ref = std::shared_ptr<Value>;
+
+// What the opcodes torch.save writes build. A dict keeps its items as key, value pairs.
+struct Value {
+  enum Kind { none, integer, real, string, tuple, list, dict, global, persistent, call } kind;
+  int64_t integer_value = 0;
+  std::string text;         // string, global ("module.name")
+  std::vector<Ref> items;   // tuple, list, dict (key, value, key, value, ...), persistent's id
+  Ref callable, arguments;  // call: what REDUCE applied
+};
+
+Ref make(Value::Kind kind) { return std::make_shared<Value>(Value{kind}); }
+
+class Machine {
+ public:
+  Machine(const std::string& bytes, const std::string& where) : b_(bytes), where_(where) {}
+
+  Ref run() {
+    for (;;) {
+      if (at_ >= b_.size()) fail("ends before STOP");
+      const unsigned char op = static_cast<unsigned char>(b_[at_++]);
+      if (op == '.') break;
+      step(op);
+    }
+    if (stack_.size() != 1) fail("leaves " + std::to_string(stack_.size()) + " values");
+    return stack_.back();
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error(Exit::bad_input,
+                one_line("checkpoint's pickle " + what + " (at byte " + std::to_string(at_) + ")"),
+                where_, "save the checkpoint again with torch.save(model.state_dict(), path)");
+  }
+
+  uint64_t little_endian(int n) {
+    if (b_.size() - at_ < static_cast<size_t>(n)) fail("is cut off");
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(b_[at_ + i]);
+    at_ += n;
+    return v;
+  }
+
+  std::string bytes(uint64_t n) {
+    if (n > b_.size() - at_) fail("is cut off");
+    std::string s = b_.substr(at_, n);
+    at_ += n;
+    return s;
+  }
+
+  // A str: its UTF-8 checked, as Python's unpickler decodes it (names go to JSON output).
+  std::string unicode(uint64_t n) {
+    std::string text = bytes(n);
+    if (!valid_utf8(text)) fail("holds a string that is not UTF-8");
+    return text;
+  }
+
+  std::string line() {
+    const size_t end = b_.find('\n', at_);
+    if (end == std::string::npos) fail("is cut off");
+    std::string text = bytes(end - at_ + 1);
+    text.pop_back();  // the newline
+    if (!valid_utf8(text)) fail("holds a name that is not UTF-8");
+    return text;
+  }
+
+  Ref pop() {
+    if (stack_.size() <= (marks_.empty() ? 0 : marks_.back())) fail("pops an empty stack");
+    Ref v = stack_.back();
+    stack_.pop_back();
+    return v;
+  }
+
+  Ref& top() {
+    if (stack_.empty()) fail("reads an empty stack");
+    return stack_.back();
+  }
+
+  // The values since the last MARK, which is dropped.
+  std::vector<Ref> pop_marked() {
+    if (marks_.empty()) fail("has no MARK to pop to");
+    std::vector<Ref> items(stack_.begin() + static_cast<ptrdiff_t>(marks_.back()), stack_.end());
+    stack_.resize(marks_.back());
+    marks_.pop_back();
+    return items;
+  }
+
+  void push_integer(int64_t v) {
+    Ref r = make(Value::integer);
+    r->integer_value = v;
+    stack_.push_back(r);
+  }
+
+  void push_text(Value::Kind kind, std::string text) {
+    Ref r = make(kind);
+    r->text = std::move(text);
+    stack_.push_back(r);
+  }
+
+  void push_tuple(std::vector<Ref> items) {
+    Ref r = make(Value::tuple);
+    r->items = std::move(items);
+    stack_.push_back(r);
+  }
+
+  void push_tuple_of(size_t n) {
+    std::vector<Ref> items(n);
+    for (size_t i = n; i-- > 0;) items[i] = pop();
+    push_tuple(std::move(items));
+  }
+
+  // Items appended to a dict (key, value pairs) or a list.
+  void add_items(std::vector<Ref> items) {
+    const Ref& target = top();
+    if (target->kind != Value::dict && target->kind != Value::list)
+      fail("adds items to a value that is no dict or list");
+    if (target->kind == Value::dict && items.size() % 2) fail("sets a key without a value");
+    target->items.insert(target->items.end(), items.begin(), items.end());
+  }
+
+  void memo_put(uint64_t key) { memo_[key] = top(); }
+  void memo_get(uint64_t key) {
+    auto it = memo_.find(key);
+    if (it == memo_.end()) fail("reads a memo entry it never wrote");
+    stack_.push_back(it->second);
+  }
+
+  // OrderedDict() is a dict (model.state_dict()'s type); any other call is kept as what it is.
+  void reduce() {
+    Ref arguments = pop(), callable = pop();
+    Ref r = make(callable->kind == Value::global && callable->text == "collections.OrderedDict"
+                     ? Value::dict
+                     : Value::call);
+    r->callable = callable, r->arguments = arguments;
+    stack_.push_back(r);
+  }
+
+  void step(unsigned char op) {
+    switch (op) {
+      case 0x80:
+        little_endian(1);
+        return;  // PROTO
+      case 0x95:
+        little_endian(8);
+        return;  // FRAME: only groups the opcodes after it
+      case '(':
+        marks_.push_back(stack_.size());
+        return;
+      case '}':
+        stack_.push_back(make(Value::dict));
+        return;
+      case ']':
+        stack_.push_back(make(Value::list));
+        return;
+      case ')':
+        push_tuple({});
+        return;
+      case 't':
+        push_tuple(pop_marked());
+        return;
+      case 0x85:
+        push_tuple_of(1);
+        return;
+      case 0x86:
+        push_tuple_of(2);
+        return;
+      case 0x87:
+        push_tuple_of(3);
+        return;
+      case 'N':
+        stack_.push_back(make(Value::none));
+        return;
+      case 0x88:
+        push_integer(1);
+        return;  // NEWTRUE
+      case 0x89:
+        push_integer(0);
+        return;  // NEWFALSE
+      case 'K':
+        push_integer(static_cast<int64_t>(little_endian(1)));
+        return;
+      case 'M':
+        push_integer(static_cast<int64_t>(little_endian(2)));
+        return;
+      case 'J':
+        push_integer(static_cast<int32_t>(little_endian(4)));
+        return;
+      case 0x8a:
+        long1();
+        return;
+      case 'G':  // BINFLOAT: read past, its value unused
+        bytes(8), stack_.push_back(make(Value::real));
+        return;
+      case 'X':
+        push_text(Value::string, unicode(little_endian(4)));
+        return;
+      case 0x8c:
+        push_text(Value::string, unicode(little_endian(1)));
+        return;
+      case 0x8d:
+        push_text(Value::string, unicode(little_endian(8)));
+        return;
+      case 'B':  // BINBYTES
+        push_text(Value::string, bytes(little_endian(4)));
+        return;
+      case 'C':  // SHORT_BINBYTES
+        push_text(Value::string, bytes(little_endian(1)));
+        return;
+      case 'c': {
+        std::string module = line();
+        push_text(Value::global, module + "." + line());
+        return;
+      }
+      case 0x93: {  // STACK_GLOBAL
+        Ref name = pop(), module = pop();
+        push_text(Value::global, module->text + "." + name->text);
+        return;
+      }
+      case 'q':
+        memo_put(little_endian(1));
+        return;
+      case 'r':
+        memo_put(little_endian(4));
+        return;
+      case 0x94:  // MEMOIZE
+        memo_put(memo_.size());
+        return;
+      case 'h':
+        memo_get(little_endian(1));
+        return;
+      case 'j':
+        memo_get(little_endian(4));
+        return;
+      case 'Q': {  // BINPERSID: torch.save's storage reference
+        Ref id = pop();
+        Ref r = make(Value::persistent);
+        r->items = id->items;
+        stack_.push_back(r);
+        return;
+      }
+      case 'R':
+        reduce();
+        return;
+      case 0x81:
+        reduce();
+        return;  // NEWOBJ: cls(*args), the same for what is read here
+      case 'b':
+        pop();
+        return;  // BUILD: an object's state (a state_dict's _metadata)
+      case 's': {
+        Ref value = pop(), key = pop();
+        add_items({key, value});
+        return;
+      }
+      case 'u':
+        add_items(pop_marked());
+        return;
+      case 'a':
+        add_items({pop()});
+        return;
+      case 'e':
+        add_items(pop_marked());
+        return;
+      case '0':
+        pop();
+        return;  // POP
+      default: {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", op);
+        at_--;
+        fail(std::string("uses opcode ") + hex + ", which torch.save does not write");
+      }
+    }
+  }
+
+  void long1() {
+    const uint64_t n = little_endian(1);
+    if (n > 8) fail("holds an integer wider than 64 bits");
+    uint64_t v = little_endian(static_cast<int>(n));
+    if (n && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~uint64_t{0} << (8 * n);  // sign-extend
+    push_integer(static_cast<int64_t>(v));
+  }
+
+  const std::string& b_;
+  const std::string& where_;
+  size_t at_ = 0;
+  std::vector<Ref> stack_;
+  std::vector<size_t> marks_;
+  std::map<uint64_t, Ref> memo_;
+};
+
+// Reads the tensors out of the built values.
+class Walker {
+ public:
+  explicit Walker(const std::string& where) : where_(where) {}
+
+  void dict(const Value& d, const std::string& prefix) {
+    for (size_t i = 0; i + 1 < d.items.size(); i += 2) {
+      const Value& key = *d.items[i];
+      const std::string name =
+          prefix + (key.kind == Value::integer ? std::to_string(key.integer_value) : key.text);
+      const Value& value = *d.items[i + 1];
+      if (value.kind == Value::dict)
+        dict(value, name + ".");
+      else if (value.kind == Value::call)
+        if (auto t = tensor(value, name)) out.push_back(std::move(*t));
+    }
+  }
+
+  std::vector<PickledTensor> out;
+
+ private:
+  [[noreturn]] void fail(const std::string& name, const std::string& what) const {
+    throw Error(Exit::bad_input, one_line("checkpoint's tensor " + name + " " + what), where_,
+                "save the checkpoint again with torch.save(model.state_dict(), path)");
+  }
+
+  static std::vector<int64_t> integers(const Value& tuple) {
+    std::vector<int64_t> v;
+    for (const Ref& item : tuple.items) v.push_back(item->integer_value);
+    return v;
+  }
+
+  const Value& argument(const Value& call, size_t i, Value::Kind kind, const std::string& name) {
+    const auto& args = call.arguments->items;
+    if (call.arguments->kind != Value::tuple || args.size() <= i || args[i]->kind != kind)
+      fail(name, "is not built as torch.save builds tensors (" + call.callable->text + ")");
+    return *args[i];
+  }
+
+  // _rebuild_tensor_v2(storage, offset, size, stride, ...), _rebuild_tensor_v3(..., dtype) and
+  // _rebuild_parameter(tensor, ...); nullopt for any other call (a value that is no tensor).
+  std::optional<PickledTensor> tensor(const Value& call, const std::string& name) {
+    const std::string& f = call.callable->text;
+    if (f == "torch._utils._rebuild_parameter" || f == "torch._utils._rebuild_parameter_with_state")
+      return tensor(argument(call, 0, Value::call, name), name);
+    const bool v3 = f == "torch._utils._rebuild_tensor_v3";
+    if (f != "torch._utils._rebuild_tensor_v2" && !v3) return std::nullopt;
+    const Value& storage = argument(call, 0, Value::persistent, name);
+    if (storage.items.size() < 3 || storage.items[1]->kind != Value::global)
+      fail(name, "names its storage in a form torch.save does not write");
+    PickledTensor t{name, storage.items[2]->text};
+    const std::string type = storage.items[1]->text;
+    const bool known =
+        v3 ? dtype_from_torch(argument(call, 6, Value::global, name).text.substr(6), t.dtype)
+           : type.rfind("torch.", 0) == 0 && dtype_from_storage(type.substr(6), t.dtype);
+    if (!known) fail(name, "has a storage type modrec does not read (" + type + ")");
+    t.storage_offset = argument(call, 1, Value::integer, name).integer_value;
+    t.shape = integers(argument(call, 2, Value::tuple, name));
+    t.stride = integers(argument(call, 3, Value::tuple, name));
+    return t;
+  }
+
+  const std::string& where_;
+};
+
+}  // namespace
+
+std::vector<PickledTensor> read_state_dict_pickle(const std::string& pickle,
+                                                  const std::string& where) {
+  Ref top = Machine(pickle, where).run();
+  if (top->kind != Value::dict)
+    throw Error(Exit::bad_input, "checkpoint's pickle holds no dict of tensors", where,
+                "save a state_dict: torch.save(model.state_dict(), path)");
+  Walker walker(where);
+  walker.dict(*top, "");
+  return std::move(walker.out);
+}
+
+}  // namespace modrec

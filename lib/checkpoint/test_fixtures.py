@@ -1,0 +1,90 @@
+# Writes the checkpoints lib/checkpoint/*_test.cpp reads into the folder given as argv[1], with what
+# safetensors' and torch's own readers say of them (expected.json).
+import json, os, struct, sys, zipfile
+import torch
+from safetensors import safe_open
+from safetensors.torch import save_file
+
+out = sys.argv[1]
+p = lambda name: os.path.join(out, name)
+torch.manual_seed(0)
+
+tensors = {
+    "encoder.layers.10.weight": torch.randn(3, 4),
+    "encoder.layers.2.weight": torch.randn(5),
+    "encoder.norm.weight": torch.randn(6).to(torch.bfloat16),
+    "head.weight": torch.randn(2, 3).to(torch.float8_e4m3fn),
+    "head.bias": torch.randn(2).to(torch.float16),
+    "steps": torch.tensor(7, dtype=torch.int64),
+    "mask": torch.tensor([True, False, True]),
+}
+save_file(tensors, p("model.safetensors"), metadata={"format": "pt"})
+torch.save(tensors, p("state_dict.pt"))
+torch.save({"model": tensors, "epoch": 3, "optimizer": {"lr": 0.1}}, p("training.pt"))
+
+# Two shards and their index, as transformers writes them.
+names = sorted(tensors)
+shards = {"model-00001-of-00002.safetensors": names[:3], "model-00002-of-00002.safetensors": names[3:]}
+weight_map = {}
+for shard, keys in shards.items():
+    save_file({k: tensors[k] for k in keys}, p(shard))
+    weight_map.update({k: shard for k in keys})
+with open(p("model.safetensors.index.json"), "w") as f:
+    json.dump({"metadata": {"total_size": 0}, "weight_map": weight_map}, f)
+
+expected = {}
+with safe_open(p("model.safetensors"), "pt") as f:
+    for name in f.keys():
+        t = f.get_tensor(name)
+        v = t.double()
+        expected[name] = {
+            "shape": list(t.shape), "dtype": str(t.dtype).removeprefix("torch."),
+            "numel": t.numel(), "mean": v.mean().item(), "min": v.min().item(),
+            "max": v.max().item(),
+        }
+loaded = torch.load(p("state_dict.pt"))
+assert all(loaded[k].dtype == tensors[k].dtype for k in tensors)
+with open(p("expected.json"), "w") as f:
+    json.dump(expected, f)
+
+# Every float8 and half bit pattern as torch decodes it, for the dtype conversions.
+for dtype, bits in ((torch.float8_e4m3fn, torch.uint8), (torch.float8_e5m2, torch.uint8),
+                    (torch.float16, torch.int16), (torch.bfloat16, torch.int16)):
+    n = 256 if bits == torch.uint8 else 65536
+    raw = torch.arange(n, dtype=torch.int32).to(bits)  # int16 wraps: every bit pattern once
+    values = raw.view(dtype).float()
+    name = str(dtype).removeprefix("torch.")
+    raw.numpy().tofile(p(name + ".raw"))
+    values.numpy().tofile(p(name + ".float"))
+
+
+def safetensors_bytes(header, data=b"", length=None):
+    text = json.dumps(header).encode() if isinstance(header, dict) else header
+    return struct.pack("<Q", len(text) if length is None else length) + text + data
+
+
+entry = {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}
+bad = {
+    "truncated_header.safetensors": safetensors_bytes({"a": entry}, b"\0" * 8)[:20],
+    "huge_header.safetensors": safetensors_bytes({"a": entry}, b"\0" * 8, length=1 << 63),
+    "out_of_range.safetensors": safetensors_bytes(
+        {"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}, b"\0" * 8),
+    "overlap.safetensors": safetensors_bytes(
+        {"a": entry, "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}}, b"\0" * 12),
+    "not_utf8.safetensors": safetensors_bytes(
+        b'{"\xff\xfe": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}', b"\0" * 8),
+    "wrong_size.safetensors": safetensors_bytes(
+        {"a": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}}, b"\0" * 8),
+    "unknown_dtype.safetensors": safetensors_bytes(
+        {"a": {"dtype": "F4", "shape": [2], "data_offsets": [0, 8]}}, b"\0" * 8),
+}
+for name, data in bad.items():
+    with open(p(name), "wb") as f:
+        f.write(data)
+# A torch.save archive whose data.pkl is cut in half (its CRC-32 matching the cut bytes).
+with zipfile.ZipFile(p("state_dict.pt")) as z, zipfile.ZipFile(p("cut_pickle.pt"), "w") as cut:
+    for info in z.infolist():
+        data = z.read(info)
+        cut.writestr(info, data[: len(data) // 2] if info.filename.endswith("data.pkl") else data)
+with open(p("missing_shard.index.json"), "w") as f:
+    json.dump({"weight_map": {"a": "gone.safetensors"}}, f)
