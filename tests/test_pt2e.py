@@ -1,32 +1,41 @@
 """Quantized and compiled programs (issue 45), made here by the pinned torch and torchao:
 - a PT2E int8 CNN (torchao's prepare_pt2e/convert_pt2e, XNNPACKQuantizer: static, per-channel
-  weights), exported and saved: its table is torchinfo's on the program's own module tree (the
-  converted program unflattened, its modules typed as the float model's); record's outputs equal
-  the converted program run eagerly with forward hooks, and its root output the converted
-  GraphModule's; diff float.pt2 int8.pt2's errors are numpy's in float64 on those eager tensors,
-  and its first diverging call the first beyond tolerance in eager return order;
+  weights), exported and saved: its table is torchinfo's on the float model it was quantized from
+  (the program keeps its module calls, those its converted graph inlined included, and its
+  parameters); record's outputs equal the int8 program run eagerly (unflattened) with forward
+  hooks, its root output the converted GraphModule's; diff float.pt2 int8.pt2's errors are numpy's
+  in float64 on the eager tensors, its first diverging call the first beyond tolerance in eager
+  return order, and moves on when that layer is kept in float;
 - an AOTInductor package compiled on the CPU: record's output equals
   torch._inductor.aoti_load_package's, diff against its program passes within tolerance, and a
   package whose compiled library is missing or damaged is one line, exit 3;
 - a file with ExecuTorch's header: one line naming the kind, exit 3."""
+import atexit
 import json
 import os
 import shutil
+import sys
 import tempfile
 import unittest
 import zipfile
 
 import numpy as np
 import torch
+import torchinfo
+from torchinfo.enums import Units
 import torch.ao.quantization.fx._decomposed  # noqa: F401  torch.export.load reads int8.pt2
 from torchao.quantization.pt2e import allow_exported_model_train_eval
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.testing.pt2e._xnnpack_quantizer import (XNNPACKQuantizer,
                                                        get_symmetric_quantization_config)
 
-from e2e import main, run
+from e2e import ROOT, main, run
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from torchinfo_table import unit_value  # noqa: E402
 
 TMP = tempfile.mkdtemp(prefix="pt2e-")
+atexit.register(shutil.rmtree, TMP, True)
 
 
 class Net(torch.nn.Module):
@@ -48,17 +57,21 @@ def path(name):
     return os.path.join(TMP, name)
 
 
-def quantized(model, x, skip=()):
-    """torchao's PT2E flow: static int8, per-channel weights; the modules in `skip` kept in
-    float. The converted GraphModule and its program, saved as int8.pt2 (or int8-<skip>.pt2)."""
-    quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
-    for name in skip:
-        quantizer.set_module_name(name, None)
+def quantized(model, x, only=()):
+    """torchao's PT2E flow: static int8, per-channel weights, for the whole model or `only` these
+    modules (XNNPACKQuantizer keeps a module in float by leaving it out). The converted
+    GraphModule and its program, saved as int8.pt2 (or int8-<only>.pt2)."""
+    config = get_symmetric_quantization_config(is_per_channel=True)
+    quantizer = XNNPACKQuantizer()
+    if not only:
+        quantizer.set_global(config)
+    for name in only:
+        quantizer.set_module_name(name, config)
     prepared = prepare_pt2e(torch.export.export(model, (x,)).module(), quantizer)
     prepared(x)
     converted = convert_pt2e(prepared)
     program = torch.export.export(converted, (x,))
-    name = "int8" + "".join("-" + s for s in skip) + ".pt2"
+    name = "int8" + "".join("-" + s for s in only) + ".pt2"
     torch.export.save(program, path(name))
     return converted, program, path(name)
 
@@ -97,6 +110,50 @@ class PT2E(unittest.TestCase):
         torch.save(cls.x, cls.x_file)
         torch.export.save(torch.export.export(cls.model, (cls.x,)), path("float.pt2"))
         cls.converted, cls.program, cls.int8 = quantized(cls.model, cls.x)
+
+    def test_table_is_torchinfo_of_the_float_model(self):
+        Units.__format__ = unit_value  # torchinfo's own "(M)", as scripts/torchinfo_table.py
+        want = str(torchinfo.summary(self.model, input_data=self.x, verbose=0)) + "\n"
+        out, _ = run("summary", self.int8, "--input", self.x_file)
+        self.assertEqual(out, want)
+
+    def diff(self, a, b):
+        return json.loads(run("diff", a, b, "--input", self.x_file, "--captures", "output",
+                              "--format", "json", code=1)[0])
+
+    def check_against_numpy(self, report, program):
+        """Each tensor's errors as numpy computes them in float64 from the float model's and the
+        int8 program's eager outputs; the first diverging call is the first in eager return order
+        beyond the default tolerance."""
+        a, order = hooked_outputs(self.model, self.x)
+        b, _ = hooked_outputs(torch.export.unflatten(program), self.x)
+        seen = {}
+        for t in report["tensors"]:
+            p = t["path"]
+            i = seen.setdefault(p, 0)
+            seen[p] += 1
+            x, y = a[p][i].double().numpy(), b[p][i].double().numpy()
+            err = np.abs(x - y)
+            self.assertAlmostEqual(t["max_abs"], err.max(), delta=1e-15, msg=p)
+            self.assertAlmostEqual(t["mean_abs"], err.mean(), delta=1e-15, msg=p)
+            cos = (x.ravel() @ y.ravel()) / (np.linalg.norm(x) * np.linalg.norm(y))
+            self.assertAlmostEqual(t["cosine"], cos, delta=1e-12, msg=p)
+        calls = {}
+        for p in order:  # eager return order, each path's calls counted
+            calls[p] = calls.get(p, -1) + 1
+            if not torch.allclose(a[p][calls[p]].double(), b[p][calls[p]].double(), rtol=1e-5,
+                                  atol=1e-8):
+                self.assertEqual(report["first_diverging"]["path"], p)
+                return p
+        self.fail("no call differs")
+
+    def test_diff_float_against_int8_and_again_with_a_layer_kept_in_float(self):
+        report = self.diff(path("float.pt2"), self.int8)
+        self.assertEqual(self.check_against_numpy(report, self.program), "conv1")
+        _, kept, kept_path = quantized(self.model, self.x, only=("fc",))
+        again = self.diff(path("float.pt2"), kept_path)
+        # Where the error starts now is the oracle's to say; it is no longer conv1.
+        self.assertNotEqual(self.check_against_numpy(again, kept), "conv1")
 
     def test_record_outputs_equal_the_converted_program_run_eagerly(self):
         out = path("record")
