@@ -173,5 +173,97 @@ class PT2E(unittest.TestCase):
         self.assertEqual(set(seen), set(eager) - {"_guards_fn"})
 
 
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(4, 8)
+        self.fc2 = torch.nn.Linear(8, 3)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+def rezipped(src, dst, edit):
+    """A copy of the zip `src` with each entry's bytes as edit(name, data) says (None: left out)."""
+    with zipfile.ZipFile(src) as z:
+        entries = [(i, z.read(i)) for i in z.infolist()]
+    with zipfile.ZipFile(dst, "w") as out:
+        for info, data in entries:
+            data = edit(info.filename, data)
+            if data is not None:
+                out.writestr(info, data)
+    return dst
+
+
+class AOTInductor(unittest.TestCase):
+    """One package compiled on the CPU for the whole class (~35 s on 2 cores)."""
+
+    @classmethod
+    def setUpClass(cls):
+        torch.manual_seed(0)
+        cls.model = MLP().eval()
+        cls.x = torch.randn(2, 4)
+        cls.x_file = path("mlp_x.pt")
+        torch.save(cls.x, cls.x_file)
+        program = torch.export.export(cls.model, (cls.x,))
+        cls.program = path("mlp.pt2")
+        torch.export.save(program, cls.program)
+        cls.package = torch._inductor.aoti_compile_and_package(
+            program, package_path=path("mlp_package.pt2"))
+        cls.loaded = torch._inductor.aoti_load_package(cls.package)
+
+    def test_summary_counts_the_constants_by_module(self):
+        out, _ = run("summary", self.package)
+        state = self.model.state_dict()
+        per_module = {}
+        for fqn in self.loaded.get_constant_fqns():
+            module = fqn.rpartition(".")[0]
+            per_module[module] = per_module.get(module, 0) + state[fqn].numel()
+        rows = [line.split() for line in out.splitlines() if line.startswith("├─")]
+        self.assertEqual([int(r[-1].strip("()")) for r in rows],
+                         [per_module[m] for m in sorted(per_module)])
+        self.assertIn("forward(input_0: Tensor)", out)
+
+    def test_record_equals_aoti_load_package_and_diff_against_the_program_passes(self):
+        out = path("aoti-run")
+        run("record", self.package, "--input", self.x_file, "--layers", "all", "--no-backward",
+            "--out", out)
+        got = torch.load(os.path.join(out, "tensors", "0-1", "output.pt"))
+        self.assertTrue(torch.equal(got, self.loaded(self.x)))
+        report = json.loads(run("diff", self.program, self.package, "--input", self.x_file,
+                                "--captures", "output", "--atol", "1e-6", "--format", "json")[0])
+        self.assertTrue(report["passed"])
+        root = [t for t in report["tensors"] if t["label"] == "0-1"]
+        want = np.abs(self.model(self.x).detach().double().numpy() - got.double().numpy()).max()
+        self.assertAlmostEqual(root[0]["max_abs"], want, delta=1e-15)
+
+    def refused(self, name, edit, *words):
+        bad = rezipped(self.package, path(name), edit)
+        _, err = run("summary", bad, code=3)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        for w in words:
+            self.assertIn(w, err)
+
+    def test_a_missing_or_damaged_library_or_another_device_is_one_line(self):
+        so = lambda name: name.endswith(".so")  # noqa: E731
+        self.refused("no_library.pt2", lambda n, d: None if so(n) else d, "no compiled library")
+        self.refused("cut_library.pt2", lambda n, d: d[:4096] if so(n) else d,
+                     "compiled library is damaged")
+        self.refused("cuda.pt2",
+                     lambda n, d: d.replace(b'"cpu"', b'"cuda"') if n.endswith("metadata.json")
+                     else d, "cannot be loaded", "cuda")
+
+
+class ExecuTorch(unittest.TestCase):
+    def test_a_pte_file_is_named_and_refused(self):
+        pte = path("model.pte")
+        with open(pte, "wb") as f:  # a FlatBuffer: root offset, then ExecuTorch's identifier
+            f.write(b"\x1c\x00\x00\x00ET12" + bytes(64))
+        _, err = run("summary", pte, code=3)
+        self.assertIn("ExecuTorch program", err)
+        self.assertIn(".pt2", err)
+        self.assertNotIn("torch.jit", err)
+
+
 if __name__ == "__main__":
     main()

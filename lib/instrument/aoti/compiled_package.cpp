@@ -2,9 +2,13 @@
 
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 
+#include <elf.h>
+
+#include <cstring>
 #include <map>
 
 #include "instrument/pt2/pytree.h"
+#include "load/operator_libraries.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -24,10 +28,51 @@ std::string model_name(const Archive& archive) {
   return "model";
 }
 
+const char* const kHint =
+    "give the .pt2 that torch.export.save wrote of the program, or compile the package again for "
+    "this machine's device with the torch of this LibTorch";
+
+// Whether `elf` is a whole 64-bit ELF file: its header, and the program headers and segments it
+// names, lie within it. The loader maps a truncated library and dies of SIGBUS on its first use.
+bool whole_elf(const std::string& elf) {
+  Elf64_Ehdr header;
+  if (elf.size() < sizeof header || elf.compare(0, SELFMAG, ELFMAG) != 0) return false;
+  std::memcpy(&header, elf.data(), sizeof header);
+  const auto within = [&](uint64_t offset, uint64_t size) {
+    return offset <= elf.size() && size <= elf.size() - offset;
+  };
+  if (header.e_phentsize != sizeof(Elf64_Phdr) ||
+      !within(header.e_phoff, uint64_t{header.e_phnum} * sizeof(Elf64_Phdr)))
+    return false;
+  for (uint16_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, elf.data() + header.e_phoff + i * sizeof segment, sizeof segment);
+    if (!within(segment.p_offset, segment.p_filesz)) return false;
+  }
+  return within(header.e_shoff, uint64_t{header.e_shnum} * header.e_shentsize);
+}
+
+// The compiled library must be there (without it LibTorch's loader would try to compile the
+// package's C++ itself) and whole.
+void check_library(const Archive& archive, const std::string& model) {
+  const std::string folder = "/data/aotinductor/" + model + "/";
+  for (const ArchiveEntry& e : archive.entries()) {
+    if (e.name.find(folder) == std::string::npos || !e.name.ends_with(".so")) continue;
+    if (e.stored() && !whole_elf(archive.read(e)))
+      throw Error(Exit::bad_input,
+                  "AOTInductor package's compiled library is damaged (" + e.name +
+                      " is no whole ELF file)",
+                  archive.path(), kHint);
+    return;
+  }
+  throw Error(Exit::bad_input,
+              "AOTInductor package has no compiled library (data/aotinductor/" + model + "/*.so)",
+              archive.path(), kHint);
+}
+
 std::unique_ptr<Loader> load(const std::string& path, const std::string& model) {
-  const std::string hint =
-      "give the .pt2 that torch.export.save wrote of the program, or compile the package again "
-      "for this machine's device with the torch of this LibTorch";
+  const std::string hint = kHint;
+  load_cuda_backend();  // the compiled library links libtorch.so by name, as operator libraries
   try {
     return std::make_unique<Loader>(path, model);
   } catch (const c10::Error& e) {
@@ -182,7 +227,9 @@ class CompiledPackage : public InstrumentedModel {
 std::unique_ptr<InstrumentedModel> open_compiled_package(const std::string& path,
                                                          const FileInfo& file) {
   file.archive->verify_crc();  // a damaged library would be loaded as it is
-  return std::make_unique<CompiledPackage>(path, load(path, model_name(*file.archive)));
+  const std::string model = model_name(*file.archive);
+  check_library(*file.archive, model);
+  return std::make_unique<CompiledPackage>(path, load(path, model));
 }
 
 }  // namespace modrec
