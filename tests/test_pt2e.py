@@ -5,7 +5,8 @@
   parameters); record's outputs equal the int8 program run eagerly (unflattened) with forward
   hooks, its root output the converted GraphModule's; diff float.pt2 int8.pt2's errors are numpy's
   in float64 on the eager tensors, its first diverging call the first beyond tolerance in eager
-  return order, and moves on when that layer is kept in float;
+  return order, and moves on when that layer is kept in float; check MODEL's violations are
+  those of the eager outputs;
 - an AOTInductor package compiled on the CPU: record's output equals
   torch._inductor.aoti_load_package's, diff against its program passes within tolerance, and a
   package whose compiled library is missing or damaged is one line, exit 3;
@@ -154,6 +155,17 @@ class PT2E(unittest.TestCase):
         again = self.diff(path("float.pt2"), kept_path)
         # Where the error starts now is the oracle's to say; it is no longer conv1.
         self.assertNotEqual(self.check_against_numpy(again, kept), "conv1")
+
+    def test_check_model_finds_the_eager_outputs_violations(self):
+        report = json.loads(run("check", self.int8, "--input", self.x_file, "--captures",
+                                "output", "--max-abs", "0.3", "--format", "json", code=1)[0])
+        eager, _ = hooked_outputs(torch.export.unflatten(self.program), self.x)
+        got = sorted((v["path"], v["value"]) for v in report["violations"])
+        want = sorted((p, t.abs().max().item()) for p, outs in eager.items() for t in outs
+                      if p != "_guards_fn" and t.abs().max().item() > 0.3)
+        self.assertEqual([p for p, _ in got], [p for p, _ in want])
+        for (p, g), (_, w) in zip(got, want):
+            self.assertAlmostEqual(g, w, delta=1e-7, msg=p)
 
     def test_record_outputs_equal_the_converted_program_run_eagerly(self):
         out = path("record")
