@@ -13,13 +13,13 @@ std::unique_ptr<InstrumentedModel> open_model(const std::string& path, const Fil
                                               Weights weights, const InstrumentOptions& options) {
   if (file.kind != FileKind::exported && file.kind != FileKind::aoti_package)
     return std::make_unique<ScriptModel>(load_model(path, file, weights), options);
-  auto model = file.kind == FileKind::exported
-                   ? std::make_unique<ExportedModel>(pt2::read_exported(*file.archive, weights),
-                                                     options)
-                   : open_compiled_package(path, file);
+  auto model =
+      file.kind == FileKind::exported
+          ? std::make_unique<ExportedModel>(pt2::read_exported(*file.archive, weights), options)
+          : open_compiled_package(path, file);
   if (options.savable)
-    throw Error(Exit::usage, "--save-model saves TorchScript models only, not .pt2 files yet",
-                path, "leave --save-model out");
+    throw Error(Exit::usage, "--save-model saves TorchScript models only, not .pt2 files yet", path,
+                "leave --save-model out");
   return model;
 }
 

@@ -59,10 +59,10 @@ void check_library(const Archive& archive, const std::string& model) {
   for (const ArchiveEntry& e : archive.entries()) {
     if (e.name.find(folder) == std::string::npos || !e.name.ends_with(".so")) continue;
     if (e.stored() && !whole_elf(archive.read(e)))
-      throw Error(Exit::bad_input,
-                  "AOTInductor package's compiled library is damaged (" + e.name +
-                      " is no whole ELF file)",
-                  archive.path(), kHint);
+      throw Error(
+          Exit::bad_input,
+          "AOTInductor package's compiled library is damaged (" + e.name + " is no whole ELF file)",
+          archive.path(), kHint);
     return;
   }
   throw Error(Exit::bad_input,
@@ -208,8 +208,8 @@ class CompiledPackage : public InstrumentedModel {
     const int parent = dot == std::string::npos ? 0 : module_at(path.substr(0, dot));
     const std::string name = dot == std::string::npos ? path : path.substr(dot + 1);
     const int index = static_cast<int>(tree_.modules.size());
-    tree_.modules.push_back(Module{path, name, "Module", "", tree_.modules[parent].depth + 1,
-                                   parent, {}, {}, {}});
+    tree_.modules.push_back(
+        Module{path, name, "Module", "", tree_.modules[parent].depth + 1, parent, {}, {}, {}});
     tree_.modules[static_cast<size_t>(parent)].children.push_back(index);
     constants_.emplace_back();
     return index;

@@ -69,8 +69,7 @@ Tensor float32_input(const Tensor& input) {
 
 void check_one_element(const Tensor& scale, const Tensor& zero_point) {
   TORCH_CHECK(zero_point.numel() == 1,
-              "Expecting zero_point tensor to be one element, but received : ",
-              zero_point.numel());
+              "Expecting zero_point tensor to be one element, but received : ", zero_point.numel());
   TORCH_CHECK(scale.numel() == 1,
               "Expecting scale tensor to be one element, but received : ", scale.numel());
 }
@@ -92,8 +91,8 @@ Tensor quantize(const Tensor& input, double scale, const Scalar& zero_point,
   return at::clamp(at::round(x * inv_scale) + zero_point, quant_min, quant_max).to(dtype);
 }
 
-Tensor quantize_per_tensor(const Tensor& input, double scale, int64_t zero_point,
-                           int64_t quant_min, int64_t quant_max, ScalarType dtype) {
+Tensor quantize_per_tensor(const Tensor& input, double scale, int64_t zero_point, int64_t quant_min,
+                           int64_t quant_max, ScalarType dtype) {
   return quantize(input, scale, zero_point, quant_min, quant_max, dtype);
 }
 
@@ -108,15 +107,15 @@ Tensor quantize_per_tensor_tensor2(const Tensor& input, const Tensor& scale,
                                    const Tensor& zero_point, const Tensor& quant_min,
                                    const Tensor& quant_max, ScalarType dtype) {
   check_one_element(scale, zero_point);
-  return quantize(input, item(scale).toDouble(), item(zero_point), item(quant_min),
-                  item(quant_max), dtype);
+  return quantize(input, item(scale).toDouble(), item(zero_point), item(quant_min), item(quant_max),
+                  dtype);
 }
 
 // dequantize_per_tensor's Python function: quant_min and quant_max are not used.
 Tensor dequantize(const Tensor& input, const Scalar& scale, const Scalar& zero_point,
                   ScalarType dtype, OptionalType out_dtype) {
-  TORCH_CHECK(input.scalar_type() == dtype, "Expecting input to have dtype: ", dtype,
-              ", but got ", input.scalar_type());
+  TORCH_CHECK(input.scalar_type() == dtype, "Expecting input to have dtype: ", dtype, ", but got ",
+              input.scalar_type());
   TORCH_CHECK(qvalue_bounds(dtype), "Unsupported dtype in dequantize_per_tensor: ", dtype);
   return (input.to(out_dtype.value_or(at::kFloat)) - zero_point) * scale;
 }
@@ -154,8 +153,8 @@ void check_qmin_qmax(int64_t quant_min, int64_t quant_max) {
 // customized range: per tensor affine, or symmetric. (Its refusal of an unobserved min = inf,
 // max = -inf or of min > max cannot happen: these come from aminmax.)
 std::tuple<Tensor, Tensor> determine_qparams(const Tensor& min_val, const Tensor& max_val,
-                                             int64_t quant_min, int64_t quant_max,
-                                             ScalarType dtype, const Tensor& eps, bool symmetric) {
+                                             int64_t quant_min, int64_t quant_max, ScalarType dtype,
+                                             const Tensor& eps, bool symmetric) {
   const Tensor min_val_neg = at::min(min_val, at::zeros_like(min_val));
   Tensor max_val_pos = at::max(max_val, at::zeros_like(max_val));
   Tensor scale;
@@ -174,14 +173,15 @@ std::tuple<Tensor, Tensor> determine_qparams(const Tensor& min_val, const Tensor
   return {scale.to(at::kDouble), zero_point.to(at::kLong)};
 }
 
-std::tuple<Tensor, Tensor> choose_qparams(const Tensor& input, int64_t quant_min,
-                                          int64_t quant_max, double eps, ScalarType dtype,
-                                          bool symmetric) {
+std::tuple<Tensor, Tensor> choose_qparams(const Tensor& input, int64_t quant_min, int64_t quant_max,
+                                          double eps, ScalarType dtype, bool symmetric) {
   const ScalarType in = input.scalar_type();
   TORCH_CHECK(in == at::kFloat || in == at::kHalf || in == at::kBFloat16,
               "Expecting input to have dtype torch.float32/16/b16, but got dtype: ", in);
-  TORCH_CHECK(qvalue_bounds(dtype), "Expecting target dtype to be one of the quantized dtypes, "
-              "but got: ", dtype);
+  TORCH_CHECK(qvalue_bounds(dtype),
+              "Expecting target dtype to be one of the quantized dtypes, "
+              "but got: ",
+              dtype);
   if (input.is_meta())
     return {at::empty({1}, input.options().dtype(at::kDouble)),
             at::empty({1}, input.options().dtype(at::kLong))};
@@ -225,9 +225,9 @@ Tensor quantize_per_channel(const Tensor& input, const Tensor& scales, const Ten
   const auto order = axis_to_front(x.dim(), axis);
   x = x.permute(order);
   const auto shape = channel_shape(x, scales);
-  const Tensor res = at::clamp(
-      at::round(x * python_reciprocal(scales.view(shape))) + zero_points.view(shape), quant_min,
-      quant_max);
+  const Tensor res =
+      at::clamp(at::round(x * python_reciprocal(scales.view(shape))) + zero_points.view(shape),
+                quant_min, quant_max);
   return res.permute(order).to(dtype);
 }
 
@@ -241,8 +241,8 @@ Tensor dequantize_per_channel(const Tensor& input, const Tensor& scales,
   const auto order = axis_to_front(input.dim(), axis);
   const Tensor x = input.permute(order);
   const auto shape = channel_shape(x, scales);
-  const Tensor res = zero_points ? (x - zero_points->view(shape)) * scales.view(shape)
-                                 : x * scales.view(shape);
+  const Tensor res =
+      zero_points ? (x - zero_points->view(shape)) * scales.view(shape) : x * scales.view(shape);
   return res.to(out_dtype.value_or(at::kFloat)).permute(order);
 }
 
@@ -275,9 +275,8 @@ std::tuple<Tensor, Tensor> choose_qparams_per_token_asymmetric_impl(const Tensor
   const Tensor scale = ((max_val_pos - min_val_neg) / static_cast<double>(qmax - qmin)).clamp(eps);
   const Tensor descaled_min = min_val_neg / scale, descaled_max = max_val_pos / scale;
   const Tensor from_min_error = descaled_min + qmin, from_max_error = descaled_max + qmax;
-  Tensor zero_point =
-      at::where(from_min_error + from_max_error > 0, at::rsub(descaled_min, qmin),
-                at::rsub(descaled_max, qmax));
+  Tensor zero_point = at::where(from_min_error + from_max_error > 0, at::rsub(descaled_min, qmin),
+                                at::rsub(descaled_max, qmax));
   zero_point = at::clamp(zero_point, qmin, qmax).round();
   return {scale.to(at::kDouble), zero_point.to(at::kLong)};
 }
@@ -342,12 +341,12 @@ Tensor quantize_per_channel_group(const Tensor& input, const Tensor& scales,
 
 Tensor dequantize_per_channel_group(const Tensor& input, const Tensor& scales,
                                     const OptionalTensor& zero_points, int64_t /*quant_min*/,
-                                    int64_t /*quant_max*/, ScalarType /*dtype*/,
-                                    int64_t group_size, ScalarType output_dtype) {
+                                    int64_t /*quant_max*/, ScalarType /*dtype*/, int64_t group_size,
+                                    ScalarType output_dtype) {
   group_size = checked_group_size(input, scales, group_size, "w_int8");
   const Tensor grouped = input.reshape({-1, group_size});
-  const Tensor zp = zero_points ? zero_points->reshape({-1, 1})
-                                : at::zeros({}, scales.options().dtype(at::kInt));
+  const Tensor zp =
+      zero_points ? zero_points->reshape({-1, 1}) : at::zeros({}, scales.options().dtype(at::kInt));
   return grouped.sub(zp).mul(scales.reshape({-1, 1})).reshape_as(input).to(output_dtype);
 }
 
@@ -358,12 +357,13 @@ class FakeQuantPerChannel : public torch::autograd::Function<FakeQuantPerChannel
   static Tensor forward(torch::autograd::AutogradContext* ctx, const Tensor& input,
                         const Tensor& scales_in, const Tensor& zero_points_in, int64_t axis,
                         int64_t quant_min, int64_t quant_max) {
-    const Tensor scales = scales_in.scalar_type() == at::kFloat ? scales_in : scales_in.to(at::kFloat);
+    const Tensor scales =
+        scales_in.scalar_type() == at::kFloat ? scales_in : scales_in.to(at::kFloat);
     const Tensor zero_points =
         zero_points_in.scalar_type() == at::kInt ? zero_points_in : zero_points_in.to(at::kInt);
-    TORCH_CHECK(input.scalar_type() == at::kFloat,
-                "Expecting input to have dtype torch.float32, but got dtype: ",
-                input.scalar_type());
+    TORCH_CHECK(
+        input.scalar_type() == at::kFloat,
+        "Expecting input to have dtype torch.float32, but got dtype: ", input.scalar_type());
     TORCH_CHECK(axis < input.dim(), "Expecting axis to be < ", input.dim());
     std::vector<int64_t> shape(static_cast<size_t>(input.dim()), 1);
     shape[static_cast<size_t>(axis)] = scales.size(0);  // _unsqueeze_multiple around `axis`

@@ -41,9 +41,7 @@ std::pair<Scalar, Scalar> finite_range() {
   return {-max, max};
 }
 
-bool is_sub_byte_uint(ScalarType t) {
-  return t >= ScalarType::UInt1 && t <= ScalarType::UInt7;
-}
+bool is_sub_byte_uint(ScalarType t) { return t >= ScalarType::UInt1 && t <= ScalarType::UInt7; }
 
 // The bounds of _get_and_check_qmin_qmax: torch.finfo's for float8, else _DTYPE_TO_QVALUE_BOUNDS
 // (sub-byte types included).
@@ -142,10 +140,9 @@ Tensor quantize_affine(const Tensor& input, c10::SymIntArrayRef block_size, cons
   // A zero point of no element stands for none, and adding none fails in Python too.
   TORCH_CHECK(zero_point && zero_point->numel() > 0,
               "unsupported operand type(s) for +: 'Tensor' and 'NoneType'");
-  const Tensor quant =
-      at::clamp(Round::apply(x * python_reciprocal(scale.view(r.reduced_shape))) +
-                    zero_point->view(r.reduced_shape),
-                quant_min, quant_max);
+  const Tensor quant = at::clamp(Round::apply(x * python_reciprocal(scale.view(r.reduced_shape))) +
+                                     zero_point->view(r.reduced_shape),
+                                 quant_min, quant_max);
   return quant.view(input.sizes()).to(output_dtype);
 }
 
@@ -173,9 +170,9 @@ std::tuple<Tensor, Tensor> choose_qparams_affine(
     bool keepdim) {
   const auto [quant_min, quant_max] = qmin_qmax(target_dtype, quant_min_in, quant_max_in);
   const std::string mapping(mapping_type);
-  TORCH_CHECK(mapping == "SYMMETRIC" || mapping == "SYMMETRIC_NO_CLIPPING_ERR" ||
-                  mapping == "ASYMMETRIC",
-              "Unsupported mapping type: ", mapping);
+  TORCH_CHECK(
+      mapping == "SYMMETRIC" || mapping == "SYMMETRIC_NO_CLIPPING_ERR" || mapping == "ASYMMETRIC",
+      "Unsupported mapping type: ", mapping);
   TORCH_CHECK(input_in, "choose_qparams_affine needs an input");
   const Tensor& input = *input_in;
   const double eps = eps_in.value_or(smallest_normal(input.scalar_type()));
@@ -198,8 +195,8 @@ std::tuple<Tensor, Tensor> choose_qparams_affine(
     scale = at::clamp(scale, eps);
   } else {
     scale = at::clamp((max_val_pos - min_val_neg) / (qmax - qmin), eps);
-    zero_point = at::clamp(at::rsub(Round::apply(min_val_neg / scale), quant_min), quant_min,
-                           quant_max);
+    zero_point =
+        at::clamp(at::rsub(Round::apply(min_val_neg / scale), quant_min), quant_min, quant_max);
     if (!zero_point_dtype) zero_point_dtype = at::kInt;
   }
   if (keepdim) {

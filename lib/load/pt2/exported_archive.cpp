@@ -45,7 +45,8 @@ std::string model_name(const Archive& archive) {
     throw Error(Exit::bad_input,
                 "export archive was written before torch 2.8 (serialized_exported_program.json), "
                 "a format modrec does not read",
-                archive.path(), "save the program again with torch.export.save of torch 2.8 or newer");
+                archive.path(),
+                "save the program again with torch.export.save of torch 2.8 or newer");
   throw damaged(archive, "has no program (models/*.json)");
 }
 
