@@ -1,5 +1,5 @@
 """Quantized and compiled programs (issue 45), made here by the pinned torch and torchao:
-- a PT2E int8 CNN (torchao's prepare_pt2e/convert_pt2e, XNNPACKQuantizer: static, per-channel
+- a PT2E int8 CNN and a dynamically quantized linear model (torchao's prepare_pt2e/convert_pt2e, XNNPACKQuantizer: static, per-channel
   weights), exported and saved: its table is torchinfo's on the float model it was quantized from
   (the program keeps its module calls, those its converted graph inlined included, and its
   parameters); record's outputs equal the int8 program run eagerly (unflattened) with forward
@@ -58,11 +58,11 @@ def path(name):
     return os.path.join(TMP, name)
 
 
-def quantized(model, x, only=()):
-    """torchao's PT2E flow: static int8, per-channel weights, for the whole model or `only` these
-    modules (XNNPACKQuantizer keeps a module in float by leaving it out). The converted
-    GraphModule and its program, saved as int8.pt2 (or int8-<only>.pt2)."""
-    config = get_symmetric_quantization_config(is_per_channel=True)
+def quantized(model, x, only=(), dynamic=False):
+    """torchao's PT2E flow: int8 (static, or dynamic activations), per-channel weights, for the
+    whole model or `only` these modules (XNNPACKQuantizer keeps a module in float by leaving it
+    out). The converted GraphModule and its program, saved as int8[-dynamic][-<only>].pt2."""
+    config = get_symmetric_quantization_config(is_per_channel=True, is_dynamic=dynamic)
     quantizer = XNNPACKQuantizer()
     if not only:
         quantizer.set_global(config)
@@ -72,7 +72,7 @@ def quantized(model, x, only=()):
     prepared(x)
     converted = convert_pt2e(prepared)
     program = torch.export.export(converted, (x,))
-    name = "int8" + "".join("-" + s for s in only) + ".pt2"
+    name = "int8" + "-dynamic" * dynamic + "".join("-" + s for s in only) + ".pt2"
     torch.export.save(program, path(name))
     return converted, program, path(name)
 
@@ -168,10 +168,28 @@ class PT2E(unittest.TestCase):
             self.assertAlmostEqual(g, w, delta=1e-7, msg=p)
 
     def test_record_outputs_equal_the_converted_program_run_eagerly(self):
-        out = path("record")
-        run("record", self.int8, "--input", self.x_file, "--layers", "all", "--capture", "output",
+        self.check_record(self.int8, self.program, self.converted, self.x, self.x_file)
+
+    def test_dynamic_int8_linear_model(self):
+        """choose_qparams and the .tensor quantize/dequantize variants, computed per input."""
+        torch.manual_seed(1)
+        model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),
+                                    torch.nn.Linear(16, 4)).eval()
+        x, x_file = torch.randn(3, 8), path("dyn_x.pt")
+        torch.save(x, x_file)
+        converted, program, int8 = quantized(model, x, dynamic=True)
+        targets = {str(n.target) for n in program.graph.nodes}
+        self.assertIn("quantized_decomposed.choose_qparams.tensor", targets)
+        self.check_record(int8, program, converted, x, x_file)
+        Units.__format__ = unit_value
+        want = str(torchinfo.summary(model, input_data=x, verbose=0)) + "\n"
+        self.assertEqual(run("summary", int8, "--input", x_file)[0], want)
+
+    def check_record(self, int8, program, converted, x, x_file):
+        out = path("record-" + os.path.basename(int8))
+        run("record", int8, "--input", x_file, "--layers", "all", "--capture", "output",
             "--no-backward", "--out", out)
-        eager, _ = hooked_outputs(torch.export.unflatten(self.program), self.x)
+        eager, _ = hooked_outputs(torch.export.unflatten(program), x)
         seen = {}
         for layer in layers(out):
             p = layer["path"]
@@ -181,7 +199,7 @@ class PT2E(unittest.TestCase):
             self.assertEqual(got.dtype, want.dtype, p)
             self.assertTrue(torch.equal(got, want), p)
         root = torch.load(os.path.join(out, "tensors", layers(out)[0]["label"], "output.pt"))
-        self.assertTrue(torch.equal(root, self.converted(self.x)))
+        self.assertTrue(torch.equal(root, converted(x)))
         self.assertEqual(set(seen), set(eager) - {"_guards_fn"})
 
 
