@@ -1,6 +1,7 @@
 """Quantized and compiled programs (issue 45), made here by the pinned torch and torchao:
-- a PT2E int8 CNN and a dynamically quantized linear model (torchao's prepare_pt2e/convert_pt2e, XNNPACKQuantizer: static, per-channel
-  weights), exported and saved: its table is torchinfo's on the float model it was quantized from
+- a PT2E int8 CNN (torchao's prepare_pt2e/convert_pt2e, XNNPACKQuantizer: static, per-channel
+  weights) and a dynamically quantized linear model, exported and saved: their tables are
+  torchinfo's on the float model they were quantized from
   (the program keeps its module calls, those its converted graph inlined included, and its
   parameters); record's outputs equal the int8 program run eagerly (unflattened) with forward
   hooks, its root output the converted GraphModule's; diff float.pt2 int8.pt2's errors are numpy's
