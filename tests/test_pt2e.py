@@ -10,7 +10,8 @@
   those of the eager outputs;
 - an AOTInductor package compiled on the CPU: record's output equals
   torch._inductor.aoti_load_package's, diff against its program passes within tolerance, and a
-  package whose compiled library is missing or damaged is one line, exit 3;
+  package whose compiled library is missing or damaged, or compiled for another device, is one
+  line, exit 3; a package holding its program too has the program's table (torchinfo's);
 - a file with ExecuTorch's header: one line naming the kind, exit 3."""
 import atexit
 import json
@@ -267,6 +268,18 @@ class AOTInductor(unittest.TestCase):
         root = [t for t in report["tensors"] if t["label"] == "0-1"]
         want = np.abs(self.model(self.x).detach().double().numpy() - got.double().numpy()).max()
         self.assertAlmostEqual(root[0]["max_abs"], want, delta=1e-15)
+
+    def test_a_package_holding_its_program_too_is_read_as_the_program(self):
+        from torch.export.pt2_archive._package import package_pt2
+        folder = path("compiled")
+        with zipfile.ZipFile(self.package) as z:
+            names = [n for n in z.namelist() if "/data/aotinductor/" in n]
+            z.extractall(folder, names)
+        both = package_pt2(path("both.pt2"), exported_programs={"model": torch.export.load(
+            self.program)}, aoti_files={"model": [os.path.join(folder, n) for n in names]})
+        Units.__format__ = unit_value
+        want = str(torchinfo.summary(self.model, input_data=self.x, verbose=0)) + "\n"
+        self.assertEqual(run("summary", both, "--input", self.x_file)[0], want)
 
     def refused(self, name, edit, *words):
         bad = rezipped(self.package, path(name), edit)
