@@ -71,17 +71,12 @@ void check_library(const Archive& archive, const std::string& model) {
 }
 
 std::unique_ptr<Loader> load(const std::string& path, const std::string& model) {
-  const std::string hint = kHint;
   load_cuda_backend();  // the compiled library links libtorch.so by name, as operator libraries
   try {
     return std::make_unique<Loader>(path, model);
-  } catch (const c10::Error& e) {
-    throw Error(Exit::bad_input,
-                "AOTInductor package cannot be loaded: " + first_line(e.what_without_backtrace()),
-                path, hint);
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // c10::Error's first line is its message
     throw Error(Exit::bad_input, "AOTInductor package cannot be loaded: " + first_line(e.what()),
-                path, hint);
+                path, kHint);
   }
 }
 
@@ -140,10 +135,7 @@ class CompiledPackage : public InstrumentedModel {
   void clear_gradients() override {}
 
   std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const override {
-    std::vector<std::pair<std::string, at::Tensor>> out;
-    for (const auto& [name, value] : constants_[static_cast<size_t>(module)])
-      out.emplace_back(name, value);
-    return out;
+    return constants_[static_cast<size_t>(module)];
   }
   // Constants, not parameters: nothing a backward or an optimizer step would reach.
   std::vector<at::Tensor> parameters() const override { return {}; }
