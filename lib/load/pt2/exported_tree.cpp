@@ -92,9 +92,12 @@ void add_kernels(const Program& program, ModuleTree& tree) {
 // module_call_graph's paths, then those only the nodes' stacks name in the order first met: a
 // program exported from a GraphModule (PT2E's converted model) has no submodule for the calls its
 // graph inlined (a ReLU's), which the stacks still record.
+// (A node torch.export made without a stack has its marker for one, which is no module:
+// torch/_export/passes/_node_metadata_hook.py, a dynamic size's computation.)
 std::vector<std::string> module_paths(const Program& program) {
   std::vector<std::string> paths = program.module_paths;
   std::set<std::string> known(paths.begin(), paths.end());
+  known.insert("_empty_nn_module_stack_from_metadata_hook");
   visit_nodes(program.nodes, [&](const Node& node) {
     for (const StackEntry& e : node.module_stack)
       if (known.insert(e.path).second) paths.push_back(e.path);
