@@ -1,5 +1,6 @@
 // The one place a model file's format is chosen, by content (load/file_kind.h): a TorchScript
-// file (.pt) or a torch.export archive (.pt2) becomes the InstrumentedModel every job runs.
+// file (.pt), a torch.export archive (.pt2) or an AOTInductor package (.pt2 of compiled code)
+// becomes the InstrumentedModel every job runs.
 #pragma once
 #include <memory>
 #include <string>
@@ -13,7 +14,7 @@ namespace modrec {
 // `file` is inspect_file's of `path`: the model is read through the file it opened, its
 // weights as `weights` says. Throws Error(Exit::bad_input) naming `path` when it is neither
 // format, or damaged; Error(Exit::usage) when `options.savable` asks to save a format modrec
-// cannot write (a .pt2).
+// cannot write (a .pt2 of either kind).
 std::unique_ptr<InstrumentedModel> open_model(const std::string& path, const FileInfo& file,
                                               Weights weights,
                                               const InstrumentOptions& options = {});

@@ -28,17 +28,27 @@ FileInfo kind_by_pickle(const std::string& data_pkl) {
 }
 
 // torch.export.save writes "pt2" into archive_format (torch 2.8 on; older files hold
-// serialized_exported_program.json instead).
-bool is_exported(const Archive& archive) {
+// serialized_exported_program.json instead), and so does AOTInductor's packager.
+bool is_pt2(const Archive& archive) {
   if (archive.has("serialized_exported_program.json")) return true;
   const ArchiveEntry* format = archive.find("archive_format");
   return format && format->stored() && format->size < 64 && archive.read(*format) == "pt2";
 }
 
+// aoti_compile_and_package's compiled model (data/aotinductor/<model>/*.so), without the program
+// (models/<name>.json) that torch.export.save writes and a package may hold beside it.
+bool is_compiled_only(const Archive& archive) {
+  if (!archive.has_part("/data/aotinductor/")) return false;
+  for (const ArchiveEntry& e : archive.entries())
+    if (e.name.find("/models/") != std::string::npos && e.name.ends_with(".json")) return false;
+  return true;
+}
+
 FileInfo kind_by_entries(const Archive& archive) {
   if (archive.has("constants.pkl") || archive.has_part("/code/"))
     return {FileKind::torchscript, ""};
-  if (is_exported(archive)) return {FileKind::exported, ""};
+  if (is_pt2(archive))
+    return {is_compiled_only(archive) ? FileKind::aoti_package : FileKind::exported, ""};
   const ArchiveEntry* data = archive.find("data.pkl");
   if (!data || !data->stored()) return {FileKind::other_zip, ""};
   return kind_by_pickle(archive.read(*data));
@@ -88,6 +98,9 @@ FileKind kind_by_magic(std::string_view head) {
   if (head.substr(0, 6) == "\x93NUMPY") return FileKind::numpy;
   if (static_cast<unsigned char>(head[0]) == 0x80) return FileKind::legacy_pickle;
   if (head.substr(0, 4) == "PK\x03\x04") return FileKind::zip;
+  // A FlatBuffer's file identifier follows its 4-byte root offset: ExecuTorch's program.fbs
+  // declares "ET12".
+  if (head.size() >= 8 && head.substr(4, 4) == "ET12") return FileKind::executorch;
   return FileKind::not_zip;
 }
 
@@ -136,6 +149,11 @@ std::string describe(const FileInfo& info) {
       return "is a TorchScript model";
     case FileKind::exported:
       return "is a torch.export program";
+    case FileKind::aoti_package:
+      return "is an AOTInductor package (compiled code, without the torch.export program it was "
+             "compiled from)";
+    case FileKind::executorch:
+      return "is an ExecuTorch program (.pte), which modrec does not run";
     case FileKind::state_dict:
       return "is a state_dict, not a TorchScript model";
     case FileKind::eager_module:
@@ -180,6 +198,12 @@ std::string model_hint(FileKind kind) {
     case FileKind::tensor_pickle:
     case FileKind::numpy:
       return "give tensors with --input; as the model, " + save;
+    case FileKind::aoti_package:
+      return "give the .pt2 that torch.export.save wrote of the program before "
+             "aoti_compile_and_package";
+    case FileKind::executorch:
+      return "give the .pt2 that torch.export.save wrote of the program before it was lowered "
+             "(to_edge, to_executorch)";
     default:
       return save;
   }

@@ -17,13 +17,15 @@ enum class FileKind {
   special,     // a device, FIFO or socket: never read (util/regular_file.h)
   unreadable,  // exists but cannot be opened
   empty,
-  not_zip,           // neither a zip, a legacy torch.save pickle nor a .npy file
+  not_zip,           // neither a zip, a legacy torch.save pickle, a .npy nor an ExecuTorch file
   legacy_pickle,     // torch.save(..., _use_new_zipfile_serialization=False)
   numpy,             // a .npy array
   zip,               // starts like a zip archive; its entries not looked at yet (sniff_file only)
   damaged,           // starts like a zip but is truncated or malformed
   torchscript,       // code/ and constants.pkl: torch.jit.save
-  exported,          // archive_format "pt2": torch.export.save (load/pt2/)
+  exported,          // archive_format "pt2" with a program: torch.export.save (load/pt2/)
+  aoti_package,      // archive_format "pt2" with compiled code and no program: AOTInductor's
+  executorch,        // an ExecuTorch program (.pte): FlatBuffers with the identifier ET12
   state_dict,        // torch.save(model.state_dict())
   eager_module,      // torch.save(model): a pickled Python object
   tensor_pickle,     // torch.save of a tensor, or a tuple/list/dict of tensors
@@ -42,8 +44,8 @@ struct FileInfo {
   std::shared_ptr<const Archive> archive;
 };
 
-// The kind the first (up to 16) bytes tell: empty, numpy, legacy_pickle, zip, safetensors, json
-// or not_zip.
+// The kind the first (up to 16) bytes tell: empty, numpy, legacy_pickle, executorch, zip,
+// safetensors, json or not_zip.
 FileKind kind_by_magic(std::string_view head);
 // kind_by_magic of a regular file's first bytes (missing, directory, special, unreadable before).
 FileKind sniff_file(const std::string& path);

@@ -48,6 +48,13 @@ TEST_CASE("sniff_file reads only the first bytes: any zip is a zip, pending a cl
   CHECK(kind_by_magic("") == FileKind::empty);
   CHECK(kind_by_magic("PK\x03") == FileKind::not_zip);
   CHECK(kind_by_magic(std::string("\x93NUMPY\x01\x00", 8)) == FileKind::numpy);
+  // An ExecuTorch program: a FlatBuffer whose root offset precedes its identifier.
+  CHECK(kind_by_magic(std::string("\x1c\x00\x00\x00"
+                                  "ET12",
+                                  8)) == FileKind::executorch);
+  CHECK(kind_by_magic(std::string("\x1c\x00\x00\x00"
+                                  "ET1",
+                                  7)) == FileKind::not_zip);
 }
 
 TEST_CASE("describe names the pickled class of an eager module") {

@@ -83,15 +83,36 @@ std::string missing_operator(const std::string& why) {
 
 std::string namespace_of(const std::string& op) { return op.substr(0, op.find("::")); }
 
+// The file format version torch.jit.save recorded (its `version` entry), if readable.
+std::optional<uint64_t> format_version(const Archive& archive) {
+  const ArchiveEntry* entry = archive.find("version");
+  if (!entry || !entry->stored() || entry->size > 32) return std::nullopt;
+  try {
+    return std::stoull(archive.read(*entry));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 // An operator of a namespace registered (LibTorch's own, or a loaded library's) is one a newer
 // release has; one of another namespace comes from an operator library that was not loaded.
-Error cannot_load(const std::string& path, const std::string& why) {
+// Another failure is put down to a newer PyTorch only when the file's format version is newer
+// than this LibTorch reads.
+Error cannot_load(const Archive& archive, const std::string& why) {
+  const std::string& path = archive.path();
   const std::string newer =
       "use a modrec built on a newer LibTorch (this one is built on " + libtorch_version() + ")";
   const std::string op = missing_operator(why);
-  if (op.empty())
+  if (op.empty()) {
+    const auto version = format_version(archive);
+    if (version && *version > caffe2::serialize::kMaxSupportedFileFormatVersion)
+      return Error(Exit::bad_input,
+                   "model file has format version " + std::to_string(*version) + ", newer than " +
+                       "LibTorch " + libtorch_version() + " reads: " + first_line(why),
+                   path, newer);
     return Error(Exit::bad_input, "model file cannot be loaded: " + first_line(why), path,
-                 "if it was saved by a newer PyTorch, " + newer);
+                 "save the model again with torch.jit.save");
+  }
   const std::string ns = namespace_of(op);
   if (!namespace_registered(ns))
     return Error(Exit::bad_input,
@@ -134,7 +155,7 @@ torch::jit::Module load_model(const std::string& path, const FileInfo& file, Wei
     caffe2::serialize::PyTorchStreamReader reader(adapter);
     verify_compressed(*file.archive, reader);
   } catch (const c10::Error& e) {
-    throw cannot_load(path, e.what_without_backtrace());
+    throw cannot_load(*file.archive, e.what_without_backtrace());
   }
   // An operator of a namespace LibTorch lacks: the torch environment's library that provides it
   // (torchvision's) is loaded, once per namespace, and the load tried again.
@@ -146,7 +167,8 @@ torch::jit::Module load_model(const std::string& path, const FileInfo& file, Wei
       return std::move(*module);
     }
     const std::string op = missing_operator(why);
-    if (op.empty() || !load_namespace_library(namespace_of(op))) throw cannot_load(path, why);
+    if (op.empty() || !load_namespace_library(namespace_of(op)))
+      throw cannot_load(*file.archive, why);
   }
 }
 

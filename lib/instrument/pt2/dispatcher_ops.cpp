@@ -2,6 +2,7 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include "instrument/pt2/quantized_ops.h"
 #include "load/operator_libraries.h"
 
 namespace modrec {
@@ -23,8 +24,9 @@ std::optional<DispatcherOp> DispatcherOp::find(const std::string& target) {
   auto& dispatcher = c10::Dispatcher::singleton();
   auto op = dispatcher.findSchema({name, overload});
   // An operator of a namespace LibTorch lacks: the torch environment's library of it
-  // (torchvision's).
-  if (!op && load_namespace_library(qualified.substr(0, first)))
+  // (torchvision's), else modrec's own of those defined in Python only (quantization's).
+  const std::string ns = qualified.substr(0, first);
+  if (!op && (load_namespace_library(ns) || pt2::define_python_only_operators(ns)))
     op = dispatcher.findSchema({name, overload});
   if (!op) return std::nullopt;
   return DispatcherOp(std::make_shared<const Handle>(Handle{*op}));

@@ -16,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kResave = "save the program again with torch.export.save (torch 2.8 or newer)";
+const char* const kResave = "save the program again with torch.export.save";
 
 Error damaged(const Archive& archive, const std::string& what) {
   return Error(Exit::bad_input, "export archive " + what, archive.path(), kResave);
@@ -40,7 +40,14 @@ std::string model_name(const Archive& archive) {
     if (at != std::string::npos && e.name.size() > 5 && e.name.ends_with(".json"))
       return e.name.substr(at + 8, e.name.size() - at - 8 - 5);
   }
-  throw damaged(archive, "has no models/*.json (not written by torch.export.save of torch 2.8+)");
+  // Its own layout says when torch.export.save wrote it: before torch 2.8, a single JSON file.
+  if (archive.has("serialized_exported_program.json"))
+    throw Error(Exit::bad_input,
+                "export archive was written before torch 2.8 (serialized_exported_program.json), "
+                "a format modrec does not read",
+                archive.path(),
+                "save the program again with torch.export.save of torch 2.8 or newer");
+  throw damaged(archive, "has no program (models/*.json)");
 }
 
 // The tensor `meta` describes, stored in `entry`: read (copied dense), or with Weights::meta a

@@ -2,6 +2,8 @@
 
 #include <c10/core/ScalarType.h>
 
+#include <set>
+
 #include "load/pt2/schema_enums.h"
 
 namespace modrec::pt2 {
@@ -10,10 +12,15 @@ namespace {
 // Module path -> qualified class, from every node's module stack (subgraphs' nodes included), and
 // for the modules that made no node (an Identity, a ModuleList) from modrec.export's notes when
 // the archive has them.
+// A program exported from a GraphModule (PT2E's converted model) names the user's class on the
+// nodes it kept and torch.export's own wrapper class on those the conversion made: the user's wins.
 std::map<std::string, std::string> module_types(const ExportedArchive& archive) {
   std::map<std::string, std::string> types;
   visit_nodes(archive.program.nodes, [&](const Node& node) {
-    for (const StackEntry& e : node.module_stack) types.emplace(e.path, e.type);
+    for (const StackEntry& e : node.module_stack) {
+      auto [it, added] = types.emplace(e.path, e.type);
+      if (!added && it->second.starts_with("torch.export.")) it->second = e.type;
+    }
   });
   if (archive.notes) types.insert(archive.notes->types.begin(), archive.notes->types.end());
   return types;
@@ -81,13 +88,29 @@ void add_kernels(const Program& program, ModuleTree& tree) {
   });
 }
 
+// module_call_graph's paths, then those only the nodes' stacks name in the order first met: a
+// program exported from a GraphModule (PT2E's converted model) has no submodule for the calls its
+// graph inlined (a ReLU's), which the stacks still record.
+// (A node torch.export made without a stack has its marker for one, which is no module:
+// torch/_export/passes/_node_metadata_hook.py, a dynamic size's computation.)
+std::vector<std::string> module_paths(const Program& program) {
+  std::vector<std::string> paths = program.module_paths;
+  std::set<std::string> known(paths.begin(), paths.end());
+  known.insert("_empty_nn_module_stack_from_metadata_hook");
+  visit_nodes(program.nodes, [&](const Node& node) {
+    for (const StackEntry& e : node.module_stack)
+      if (known.insert(e.path).second) paths.push_back(e.path);
+  });
+  return paths;
+}
+
 }  // namespace
 
 ModuleTree exported_tree(const ExportedArchive& archive) {
   const auto types = module_types(archive);
   ModuleTree tree;
   tree.modules.push_back(module("", types));
-  for (const std::string& path : archive.program.module_paths) {
+  for (const std::string& path : module_paths(archive.program)) {
     if (path.empty()) continue;
     Module m = module(path, types);
     m.parent = parent_of(tree, path);

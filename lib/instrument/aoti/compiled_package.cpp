@@ -1,0 +1,227 @@
+#include "instrument/aoti/compiled_package.h"
+
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+
+#include <elf.h>
+
+#include <cstring>
+#include <map>
+
+#include "instrument/pt2/pytree.h"
+#include "load/operator_libraries.h"
+#include "util/error.h"
+#include "util/log.h"
+
+namespace modrec {
+namespace {
+
+using Loader = torch::inductor::AOTIModelPackageLoader;
+
+// The name of the package's compiled model: its folder data/aotinductor/<model>/.
+std::string model_name(const Archive& archive) {
+  const std::string folder = "/data/aotinductor/";
+  for (const ArchiveEntry& e : archive.entries())
+    if (const size_t at = e.name.find(folder); at != std::string::npos) {
+      const std::string rest = e.name.substr(at + folder.size());
+      if (rest.find('/') != std::string::npos) return rest.substr(0, rest.find('/'));
+    }
+  return "model";
+}
+
+const char* const kHint =
+    "give the .pt2 that torch.export.save wrote of the program, or compile the package again for "
+    "this machine's device with the torch of this LibTorch";
+
+// Whether `elf` is a whole 64-bit ELF file: its header, and the program headers and segments it
+// names, lie within it. The loader maps a truncated library and dies of SIGBUS on its first use.
+bool whole_elf(const std::string& elf) {
+  Elf64_Ehdr header;
+  if (elf.size() < sizeof header || elf.compare(0, SELFMAG, ELFMAG) != 0) return false;
+  std::memcpy(&header, elf.data(), sizeof header);
+  const auto within = [&](uint64_t offset, uint64_t size) {
+    return offset <= elf.size() && size <= elf.size() - offset;
+  };
+  if (header.e_phentsize != sizeof(Elf64_Phdr) ||
+      !within(header.e_phoff, uint64_t{header.e_phnum} * sizeof(Elf64_Phdr)))
+    return false;
+  for (uint16_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, elf.data() + header.e_phoff + i * sizeof segment, sizeof segment);
+    if (!within(segment.p_offset, segment.p_filesz)) return false;
+  }
+  return within(header.e_shoff, uint64_t{header.e_shnum} * header.e_shentsize);
+}
+
+// The compiled library must be there (without it LibTorch's loader would try to compile the
+// package's C++ itself) and whole.
+void check_library(const Archive& archive, const std::string& model) {
+  const std::string folder = "/data/aotinductor/" + model + "/";
+  for (const ArchiveEntry& e : archive.entries()) {
+    if (e.name.find(folder) == std::string::npos || !e.name.ends_with(".so")) continue;
+    if (e.stored() && !whole_elf(archive.read(e)))
+      throw Error(
+          Exit::bad_input,
+          "AOTInductor package's compiled library is damaged (" + e.name + " is no whole ELF file)",
+          archive.path(), kHint);
+    return;
+  }
+  throw Error(Exit::bad_input,
+              "AOTInductor package has no compiled library (data/aotinductor/" + model + "/*.so)",
+              archive.path(), kHint);
+}
+
+std::unique_ptr<Loader> load(const std::string& path, const std::string& model) {
+  load_cuda_backend();  // the compiled library links libtorch.so by name, as operator libraries
+  try {
+    return std::make_unique<Loader>(path, model);
+  } catch (const std::exception& e) {  // c10::Error's first line is its message
+    throw Error(Exit::bad_input, "AOTInductor package cannot be loaded: " + first_line(e.what()),
+                path, kHint);
+  }
+}
+
+// The number of values a pytree spec (torch.utils._pytree's JSON, as the call spec holds it)
+// flattens: its leaves.
+size_t leaves(const nlohmann::json& spec) {
+  if (spec.is_object() && spec.value("type", nlohmann::json()).is_null()) return 1;
+  size_t n = 0;
+  if (spec.contains("children_spec"))
+    for (const nlohmann::json& child : spec["children_spec"]) n += leaves(child);
+  return n;
+}
+
+// [protocol, tree] of a call spec string; null when unreadable.
+nlohmann::json spec_tree(const std::string& text) {
+  const nlohmann::json spec = nlohmann::json::parse(text, nullptr, false);
+  return spec.is_array() && spec.size() == 2 ? spec[1] : nlohmann::json();
+}
+
+class CompiledPackage : public InstrumentedModel {
+ public:
+  CompiledPackage(std::string path, std::unique_ptr<Loader> loader)
+      : path_(std::move(path)), loader_(std::move(loader)) {
+    const std::vector<std::string> spec = loader_->get_call_spec();
+    in_spec_ = spec.size() == 2 ? spec_tree(spec[0]) : nlohmann::json();
+    out_spec_ = spec.size() == 2 ? spec_tree(spec[1]) : nlohmann::json();
+    read_constants();
+  }
+
+  const ModuleTree& tree() const override { return tree_; }
+
+  // The package's inputs (its in_spec's leaves), as tensors.
+  std::vector<c10::Argument> forward_arguments() const override {
+    std::vector<c10::Argument> args;
+    for (size_t i = 0; i < leaves(in_spec_); ++i)
+      args.emplace_back("input_" + std::to_string(i), c10::TensorType::get());
+    return args;
+  }
+
+  // The compiled code runs on values: on the meta device (summary's pass on shapes) it runs on
+  // zeros of the inputs' shapes, and its outputs' shapes are the answer.
+  c10::IValue forward(std::vector<c10::IValue> inputs, CallHooks& hooks) override {
+    hooks.enter(0, 0, inputs);
+    std::vector<at::Tensor> tensors;
+    bool meta = false;
+    for (const c10::IValue& v : inputs) {
+      const at::Tensor t = v.toTensor();
+      meta = meta || t.is_meta();
+      tensors.push_back(t.is_meta() ? at::zeros(t.sizes(), t.options().device(at::kCPU)) : t);
+    }
+    std::vector<c10::IValue> outs;
+    for (const at::Tensor& t : run(tensors)) outs.push_back(meta ? t.to(at::kMeta) : t);
+    return hooks.leave(0, 0, pt2::unflatten(out_spec_, outs));
+  }
+
+  void clear_gradients() override {}
+
+  std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const override {
+    return constants_[static_cast<size_t>(module)];
+  }
+  // Constants, not parameters: nothing a backward or an optimizer step would reach.
+  std::vector<at::Tensor> parameters() const override { return {}; }
+
+  CallTrace static_trace() const override {
+    CallTrace trace;
+    for (const Module& m : tree_.modules)
+      trace.calls.push_back(Call{static_cast<int>(trace.calls.size()), m.parent, {}, {}, false});
+    return trace;
+  }
+
+  // The code was compiled for one device.
+  void to(const at::Device& device) override {
+    if (!device.is_cpu() && !device.is_meta())
+      throw Error(Exit::usage, "an AOTInductor package runs on the device it was compiled for",
+                  "--device", "leave --device out");
+  }
+
+  void train(bool on) override {
+    if (on) log::warn(path_, ": compiled code runs as it was compiled; train mode changes nothing");
+  }
+
+ private:
+  std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs) {
+    try {
+      return loader_->run(inputs);
+    } catch (const c10::Error& e) {
+      throw Error(Exit::model_failed,
+                  "the compiled model failed: " + first_line(e.what_without_backtrace()), path_,
+                  "give inputs of the shapes and dtypes the package was compiled for");
+    }
+  }
+
+  // A module per prefix of the constants' original names (fc1.weight: fc1), its constants as
+  // its parameters, not trainable.
+  void read_constants() {
+    torch::inductor::AOTIModelContainerRunner* runner = loader_->get_runner();
+    const auto fqns = runner->getConstantNamesToOriginalFQNs();
+    const auto values = runner->extract_constants_map(false);
+    std::map<std::string, at::Tensor> by_fqn;  // sorted: a module's constants together
+    for (const auto& [name, value] : values) {
+      const auto fqn = fqns.find(name);
+      by_fqn[fqn == fqns.end() ? name : fqn->second] = value;
+    }
+    tree_.modules.push_back(Module{"", "CompiledModel", "CompiledModel", "", 0, -1, {}, {}, {}});
+    constants_.emplace_back();
+    for (const auto& [fqn, value] : by_fqn) {
+      const size_t dot = fqn.rfind('.');
+      const int module = dot == std::string::npos ? 0 : module_at(fqn.substr(0, dot));
+      const std::string name = dot == std::string::npos ? fqn : fqn.substr(dot + 1);
+      tree_.modules[static_cast<size_t>(module)].params.push_back(
+          Param{name, value.sizes().vec(), value.numel(),
+                static_cast<int64_t>(value.element_size()), false});
+      constants_[static_cast<size_t>(module)].emplace_back(name, value);
+    }
+  }
+
+  // The module at `path`, made with its parents when new.
+  int module_at(const std::string& path) {
+    if (const int found = tree_.find(path); found >= 0) return found;
+    const size_t dot = path.rfind('.');
+    const int parent = dot == std::string::npos ? 0 : module_at(path.substr(0, dot));
+    const std::string name = dot == std::string::npos ? path : path.substr(dot + 1);
+    const int index = static_cast<int>(tree_.modules.size());
+    tree_.modules.push_back(
+        Module{path, name, "Module", "", tree_.modules[parent].depth + 1, parent, {}, {}, {}});
+    tree_.modules[static_cast<size_t>(parent)].children.push_back(index);
+    constants_.emplace_back();
+    return index;
+  }
+
+  std::string path_;
+  std::unique_ptr<Loader> loader_;
+  nlohmann::json in_spec_, out_spec_;
+  ModuleTree tree_;
+  std::vector<std::vector<std::pair<std::string, at::Tensor>>> constants_;  // per module
+};
+
+}  // namespace
+
+std::unique_ptr<InstrumentedModel> open_compiled_package(const std::string& path,
+                                                         const FileInfo& file) {
+  file.archive->verify_crc();  // a damaged library would be loaded as it is
+  const std::string model = model_name(*file.archive);
+  check_library(*file.archive, model);
+  return std::make_unique<CompiledPackage>(path, load(path, model));
+}
+
+}  // namespace modrec

@@ -1,0 +1,19 @@
+// The quantization operators that PT2E programs call and that exist in Python only:
+// quantized_decomposed:: (torch/ao/quantization/fx/_decomposed.py, which torch registers when that
+// module is imported) and torchao:: (torchao/quantization/quant_primitives.py). LibTorch has none
+// of them and there is no library to load, so modrec implements them in C++ with their Python
+// definitions' arithmetic, op for op, registered under the dispatch keys Python uses: eager
+// autograd's gradients through them are then LibTorch's own (nothing through an integer result,
+// the autograd fallback's through a CompositeExplicitAutograd kernel, torchao's straight-through
+// rounding, fake_quant_per_channel's masked gradient).
+#pragma once
+#include <string>
+
+namespace modrec::pt2 {
+
+// Defines, once, the operators of namespace `ns` (quantized_decomposed, torchao) that modrec
+// implements and that neither LibTorch nor a loaded library registers. True when it defined some
+// now; false for another namespace or when done before.
+bool define_python_only_operators(const std::string& ns);
+
+}  // namespace modrec::pt2

@@ -1,0 +1,313 @@
+"""Quantized and compiled programs (issue 45), made here by the pinned torch and torchao:
+- a PT2E int8 CNN (torchao's prepare_pt2e/convert_pt2e, XNNPACKQuantizer: static, per-channel
+  weights) and a dynamically quantized linear model, exported and saved: their tables are
+  torchinfo's on the float model they were quantized from
+  (the program keeps its module calls, those its converted graph inlined included, and its
+  parameters); record's outputs equal the int8 program run eagerly (unflattened) with forward
+  hooks, its root output the converted GraphModule's; diff float.pt2 int8.pt2's errors are numpy's
+  in float64 on the eager tensors, its first diverging call the first beyond tolerance in eager
+  return order, and moves on when that layer is kept in float; check MODEL's violations are
+  those of the eager outputs;
+- an AOTInductor package compiled on the CPU: record's output equals
+  torch._inductor.aoti_load_package's, diff against its program passes within tolerance, and a
+  package whose compiled library is missing or damaged, or compiled for another device, is one
+  line, exit 3; a package holding its program too has the program's table (torchinfo's);
+- a file with ExecuTorch's header: one line naming the kind, exit 3."""
+import atexit
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+import zipfile
+
+import numpy as np
+import torch
+import torchinfo
+from torchinfo.enums import Units
+import torch.ao.quantization.fx._decomposed  # noqa: F401  torch.export.load reads int8.pt2
+from torchao.quantization.pt2e import allow_exported_model_train_eval
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+from torchao.testing.pt2e._xnnpack_quantizer import (XNNPACKQuantizer,
+                                                       get_symmetric_quantization_config)
+
+from e2e import ROOT, main, run
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from torchinfo_table import unit_value  # noqa: E402
+
+TMP = tempfile.mkdtemp(prefix="pt2e-")
+atexit.register(shutil.rmtree, TMP, True)
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.relu = torch.nn.ReLU()
+        self.conv2 = torch.nn.Conv2d(8, 16, 3, padding=1)
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(16, 10)
+
+    def forward(self, x):
+        x = self.relu(self.conv1(x))
+        x = self.relu(self.conv2(x))
+        return self.fc(self.pool(x).flatten(1))
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def quantized(model, x, only=(), dynamic=False):
+    """torchao's PT2E flow: int8 (static, or dynamic activations), per-channel weights, for the
+    whole model or `only` these modules (XNNPACKQuantizer keeps a module in float by leaving it
+    out). The converted GraphModule and its program, saved as int8[-dynamic][-<only>].pt2."""
+    config = get_symmetric_quantization_config(is_per_channel=True, is_dynamic=dynamic)
+    quantizer = XNNPACKQuantizer()
+    if not only:
+        quantizer.set_global(config)
+    for name in only:
+        quantizer.set_module_name(name, config)
+    prepared = prepare_pt2e(torch.export.export(model, (x,)).module(), quantizer)
+    prepared(x)
+    converted = convert_pt2e(prepared)
+    program = torch.export.export(converted, (x,))
+    name = "int8" + "-dynamic" * dynamic + "".join("-" + s for s in only) + ".pt2"
+    torch.export.save(program, path(name))
+    return converted, program, path(name)
+
+
+def hooked_outputs(module, x):
+    """{module path: [output per call]} and the paths in the order calls return, from forward
+    hooks on `module` run eagerly."""
+    outputs, order = {}, []
+    handles = []
+    for name, m in module.named_modules():
+        def hook(_, __, out, name=name):
+            outputs.setdefault(name, []).append(out.detach())
+            order.append(name)
+        handles.append(m.register_forward_hook(hook))
+    with torch.no_grad():
+        module(x)
+    for h in handles:
+        h.remove()
+    return outputs, order
+
+
+def layers(run_dir):
+    with open(os.path.join(run_dir, "manifest.json")) as f:
+        return json.load(f)["layers"]
+
+
+class PT2E(unittest.TestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        torch.manual_seed(0)
+        cls.model = Net().eval()
+        cls.x = torch.randn(2, 3, 8, 8)
+        cls.x_file = path("x.pt")
+        torch.save(cls.x, cls.x_file)
+        torch.export.save(torch.export.export(cls.model, (cls.x,)), path("float.pt2"))
+        cls.converted, cls.program, cls.int8 = quantized(cls.model, cls.x)
+
+    def test_table_is_torchinfo_of_the_float_model(self):
+        Units.__format__ = unit_value  # torchinfo's own "(M)", as scripts/torchinfo_table.py
+        want = str(torchinfo.summary(self.model, input_data=self.x, verbose=0)) + "\n"
+        out, _ = run("summary", self.int8, "--input", self.x_file)
+        self.assertEqual(out, want)
+
+    def diff(self, a, b):
+        return json.loads(run("diff", a, b, "--input", self.x_file, "--captures", "output",
+                              "--format", "json", code=1)[0])
+
+    def check_against_numpy(self, report, program):
+        """Each tensor's errors as numpy computes them in float64 from the float model's and the
+        int8 program's eager outputs; the first diverging call is the first in eager return order
+        beyond the default tolerance."""
+        a, order = hooked_outputs(self.model, self.x)
+        b, _ = hooked_outputs(torch.export.unflatten(program), self.x)
+        seen = {}
+        for t in report["tensors"]:
+            p = t["path"]
+            i = seen.setdefault(p, 0)
+            seen[p] += 1
+            x, y = a[p][i].double().numpy(), b[p][i].double().numpy()
+            err = np.abs(x - y)
+            self.assertAlmostEqual(t["max_abs"], err.max(), delta=1e-15, msg=p)
+            self.assertAlmostEqual(t["mean_abs"], err.mean(), delta=1e-15, msg=p)
+            cos = (x.ravel() @ y.ravel()) / (np.linalg.norm(x) * np.linalg.norm(y))
+            self.assertAlmostEqual(t["cosine"], cos, delta=1e-12, msg=p)
+        calls = {}
+        for p in order:  # eager return order, each path's calls counted
+            calls[p] = calls.get(p, -1) + 1
+            if not torch.allclose(a[p][calls[p]].double(), b[p][calls[p]].double(), rtol=1e-5,
+                                  atol=1e-8):
+                self.assertEqual(report["first_diverging"]["path"], p)
+                return p
+        self.fail("no call differs")
+
+    def test_diff_float_against_int8_and_again_with_a_layer_kept_in_float(self):
+        report = self.diff(path("float.pt2"), self.int8)
+        self.assertEqual(self.check_against_numpy(report, self.program), "conv1")
+        _, kept, kept_path = quantized(self.model, self.x, only=("fc",))
+        again = self.diff(path("float.pt2"), kept_path)
+        # Where the error starts now is the oracle's to say; it is no longer conv1.
+        self.assertNotEqual(self.check_against_numpy(again, kept), "conv1")
+
+    def test_check_model_finds_the_eager_outputs_violations(self):
+        report = json.loads(run("check", self.int8, "--input", self.x_file, "--captures",
+                                "output", "--max-abs", "0.3", "--format", "json", code=1)[0])
+        eager, _ = hooked_outputs(torch.export.unflatten(self.program), self.x)
+        got = sorted((v["path"], v["value"]) for v in report["violations"])
+        want = sorted((p, t.abs().max().item()) for p, outs in eager.items() for t in outs
+                      if p != "_guards_fn" and t.abs().max().item() > 0.3)
+        self.assertEqual([p for p, _ in got], [p for p, _ in want])
+        for (p, g), (_, w) in zip(got, want):
+            self.assertAlmostEqual(g, w, delta=1e-7, msg=p)
+
+    def test_record_outputs_equal_the_converted_program_run_eagerly(self):
+        self.check_record(self.int8, self.program, self.converted, self.x, self.x_file)
+
+    def test_dynamic_int8_linear_model(self):
+        """choose_qparams and the .tensor quantize/dequantize variants, computed per input."""
+        torch.manual_seed(1)
+        model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),
+                                    torch.nn.Linear(16, 4)).eval()
+        x, x_file = torch.randn(3, 8), path("dyn_x.pt")
+        torch.save(x, x_file)
+        converted, program, int8 = quantized(model, x, dynamic=True)
+        targets = {str(n.target) for n in program.graph.nodes}
+        self.assertIn("quantized_decomposed.choose_qparams.tensor", targets)
+        self.check_record(int8, program, converted, x, x_file)
+        Units.__format__ = unit_value
+        want = str(torchinfo.summary(model, input_data=x, verbose=0)) + "\n"
+        self.assertEqual(run("summary", int8, "--input", x_file)[0], want)
+
+    def check_record(self, int8, program, converted, x, x_file):
+        out = path("record-" + os.path.basename(int8))
+        run("record", int8, "--input", x_file, "--layers", "all", "--capture", "output",
+            "--no-backward", "--out", out)
+        eager, _ = hooked_outputs(torch.export.unflatten(program), x)
+        seen = {}
+        for layer in layers(out):
+            p = layer["path"]
+            got = torch.load(os.path.join(out, "tensors", layer["label"], "output.pt"))
+            want = eager[p][seen.setdefault(p, 0)]
+            seen[p] += 1
+            self.assertEqual(got.dtype, want.dtype, p)
+            self.assertTrue(torch.equal(got, want), p)
+        root = torch.load(os.path.join(out, "tensors", layers(out)[0]["label"], "output.pt"))
+        self.assertTrue(torch.equal(root, converted(x)))
+        self.assertEqual(set(seen), set(eager) - {"_guards_fn"})
+
+
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(4, 8)
+        self.fc2 = torch.nn.Linear(8, 3)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+def rezipped(src, dst, edit):
+    """A copy of the zip `src` with each entry's bytes as edit(name, data) says (None: left out)."""
+    with zipfile.ZipFile(src) as z:
+        entries = [(i, z.read(i)) for i in z.infolist()]
+    with zipfile.ZipFile(dst, "w") as out:
+        for info, data in entries:
+            data = edit(info.filename, data)
+            if data is not None:
+                out.writestr(info, data)
+    return dst
+
+
+class AOTInductor(unittest.TestCase):
+    """One package compiled on the CPU for the whole class (~35 s on 2 cores)."""
+
+    @classmethod
+    def setUpClass(cls):
+        torch.manual_seed(0)
+        cls.model = MLP().eval()
+        cls.x = torch.randn(2, 4)
+        cls.x_file = path("mlp_x.pt")
+        torch.save(cls.x, cls.x_file)
+        program = torch.export.export(cls.model, (cls.x,))
+        cls.program = path("mlp.pt2")
+        torch.export.save(program, cls.program)
+        cls.package = torch._inductor.aoti_compile_and_package(
+            program, package_path=path("mlp_package.pt2"))
+        cls.loaded = torch._inductor.aoti_load_package(cls.package)
+
+    def test_summary_counts_the_constants_by_module(self):
+        out, _ = run("summary", self.package)
+        state = self.model.state_dict()
+        per_module = {}
+        for fqn in self.loaded.get_constant_fqns():
+            module = fqn.rpartition(".")[0]
+            per_module[module] = per_module.get(module, 0) + state[fqn].numel()
+        rows = [line.split() for line in out.splitlines() if line.startswith("├─")]
+        self.assertEqual([int(r[-1].strip("()")) for r in rows],
+                         [per_module[m] for m in sorted(per_module)])
+        self.assertIn("forward(input_0: Tensor)", out)
+
+    def test_record_equals_aoti_load_package_and_diff_against_the_program_passes(self):
+        out = path("aoti-run")
+        run("record", self.package, "--input", self.x_file, "--layers", "all", "--no-backward",
+            "--out", out)
+        got = torch.load(os.path.join(out, "tensors", "0-1", "output.pt"))
+        self.assertTrue(torch.equal(got, self.loaded(self.x)))
+        report = json.loads(run("diff", self.program, self.package, "--input", self.x_file,
+                                "--captures", "output", "--atol", "1e-6", "--format", "json")[0])
+        self.assertTrue(report["passed"])
+        root = [t for t in report["tensors"] if t["label"] == "0-1"]
+        want = np.abs(self.model(self.x).detach().double().numpy() - got.double().numpy()).max()
+        self.assertAlmostEqual(root[0]["max_abs"], want, delta=1e-15)
+
+    def test_a_package_holding_its_program_too_is_read_as_the_program(self):
+        from torch.export.pt2_archive._package import package_pt2
+        folder = path("compiled")
+        with zipfile.ZipFile(self.package) as z:
+            names = [n for n in z.namelist() if "/data/aotinductor/" in n]
+            z.extractall(folder, names)
+        both = package_pt2(path("both.pt2"), exported_programs={"model": torch.export.load(
+            self.program)}, aoti_files={"model": [os.path.join(folder, n) for n in names]})
+        Units.__format__ = unit_value
+        want = str(torchinfo.summary(self.model, input_data=self.x, verbose=0)) + "\n"
+        self.assertEqual(run("summary", both, "--input", self.x_file)[0], want)
+
+    def refused(self, name, edit, *words):
+        bad = rezipped(self.package, path(name), edit)
+        _, err = run("summary", bad, code=3)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        for w in words:
+            self.assertIn(w, err)
+
+    def test_a_missing_or_damaged_library_or_another_device_is_one_line(self):
+        so = lambda name: name.endswith(".so")  # noqa: E731
+        self.refused("no_library.pt2", lambda n, d: None if so(n) else d, "no compiled library")
+        self.refused("cut_library.pt2", lambda n, d: d[:4096] if so(n) else d,
+                     "compiled library is damaged")
+        self.refused("cuda.pt2",
+                     lambda n, d: d.replace(b'"cpu"', b'"cuda"') if n.endswith("metadata.json")
+                     else d, "cannot be loaded", "cuda")
+
+
+class ExecuTorch(unittest.TestCase):
+    def test_a_pte_file_is_named_and_refused(self):
+        pte = path("model.pte")
+        with open(pte, "wb") as f:  # a FlatBuffer: root offset, then ExecuTorch's identifier
+            f.write(b"\x1c\x00\x00\x00ET12" + bytes(64))
+        _, err = run("summary", pte, code=3)
+        self.assertIn("ExecuTorch program", err)
+        self.assertIn(".pt2", err)
+        self.assertNotIn("torch.jit", err)
+
+
+if __name__ == "__main__":
+    main()
