@@ -5,12 +5,17 @@
 // program header's extent, must lie within the file before dlopen sees it.
 #pragma once
 #include <string>
+#include <string_view>
 
 namespace modrec {
 
-// Error(bad_input) naming `path` and what is wrong unless it is an ELF shared object for this
-// machine (64-bit, its byte order and architecture) whose program headers, and the file bytes
-// each of them maps, lie within the file.
+// What is wrong with `elf`, a shared library's bytes ("is cut short: ..."), unless it is an ELF
+// shared object for this machine (64-bit, its byte order and architecture) whose program headers,
+// and the bytes each of them maps, lie within it: "" then.
+std::string shared_library_defect(std::string_view elf);
+
+// Error(bad_input) naming `path` and what is wrong, as shared_library_defect says, reading only
+// the file's headers.
 void check_shared_library_file(const std::string& path);
 
 }  // namespace modrec

@@ -2,13 +2,12 @@
 
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 
-#include <elf.h>
-
-#include <cstring>
 #include <map>
 
 #include "instrument/pt2/pytree.h"
+#include "load/pt2/program_json.h"
 #include "load/operator_libraries.h"
+#include "load/shared_library_file.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -32,37 +31,17 @@ const char* const kHint =
     "give the .pt2 that torch.export.save wrote of the program, or compile the package again for "
     "this machine's device with the torch of this LibTorch";
 
-// Whether `elf` is a whole 64-bit ELF file: its header, and the program headers and segments it
-// names, lie within it. The loader maps a truncated library and dies of SIGBUS on its first use.
-bool whole_elf(const std::string& elf) {
-  Elf64_Ehdr header;
-  if (elf.size() < sizeof header || elf.compare(0, SELFMAG, ELFMAG) != 0) return false;
-  std::memcpy(&header, elf.data(), sizeof header);
-  const auto within = [&](uint64_t offset, uint64_t size) {
-    return offset <= elf.size() && size <= elf.size() - offset;
-  };
-  if (header.e_phentsize != sizeof(Elf64_Phdr) ||
-      !within(header.e_phoff, uint64_t{header.e_phnum} * sizeof(Elf64_Phdr)))
-    return false;
-  for (uint16_t i = 0; i < header.e_phnum; ++i) {
-    Elf64_Phdr segment;
-    std::memcpy(&segment, elf.data() + header.e_phoff + i * sizeof segment, sizeof segment);
-    if (!within(segment.p_offset, segment.p_filesz)) return false;
-  }
-  return within(header.e_shoff, uint64_t{header.e_shnum} * header.e_shentsize);
-}
-
 // The compiled library must be there (without it LibTorch's loader would try to compile the
 // package's C++ itself) and whole.
 void check_library(const Archive& archive, const std::string& model) {
   const std::string folder = "/data/aotinductor/" + model + "/";
   for (const ArchiveEntry& e : archive.entries()) {
     if (e.name.find(folder) == std::string::npos || !e.name.ends_with(".so")) continue;
-    if (e.stored() && !whole_elf(archive.read(e)))
-      throw Error(
-          Exit::bad_input,
-          "AOTInductor package's compiled library is damaged (" + e.name + " is no whole ELF file)",
-          archive.path(), kHint);
+    if (const std::string defect = e.stored() ? shared_library_defect(archive.read(e)) : "";
+        !defect.empty())
+      throw Error(Exit::bad_input,
+                  "AOTInductor package's compiled library is damaged: " + e.name + " " + defect,
+                  archive.path(), kHint);
     return;
   }
   throw Error(Exit::bad_input,
@@ -80,29 +59,15 @@ std::unique_ptr<Loader> load(const std::string& path, const std::string& model) 
   }
 }
 
-// The number of values a pytree spec (torch.utils._pytree's JSON, as the call spec holds it)
-// flattens: its leaves.
-size_t leaves(const nlohmann::json& spec) {
-  if (spec.is_object() && spec.value("type", nlohmann::json()).is_null()) return 1;
-  size_t n = 0;
-  if (spec.contains("children_spec"))
-    for (const nlohmann::json& child : spec["children_spec"]) n += leaves(child);
-  return n;
-}
-
-// [protocol, tree] of a call spec string; null when unreadable.
-nlohmann::json spec_tree(const std::string& text) {
-  const nlohmann::json spec = nlohmann::json::parse(text, nullptr, false);
-  return spec.is_array() && spec.size() == 2 ? spec[1] : nlohmann::json();
-}
-
 class CompiledPackage : public InstrumentedModel {
  public:
   CompiledPackage(std::string path, std::unique_ptr<Loader> loader)
       : path_(std::move(path)), loader_(std::move(loader)) {
     const std::vector<std::string> spec = loader_->get_call_spec();
-    in_spec_ = spec.size() == 2 ? spec_tree(spec[0]) : nlohmann::json();
-    out_spec_ = spec.size() == 2 ? spec_tree(spec[1]) : nlohmann::json();
+    if (spec.size() == 2) {
+      in_spec_ = pt2::parse_tree_spec(spec[0]);
+      out_spec_ = pt2::parse_tree_spec(spec[1]);
+    }
     read_constants();
   }
 
@@ -111,7 +76,7 @@ class CompiledPackage : public InstrumentedModel {
   // The package's inputs (its in_spec's leaves), as tensors.
   std::vector<c10::Argument> forward_arguments() const override {
     std::vector<c10::Argument> args;
-    for (size_t i = 0; i < leaves(in_spec_); ++i)
+    for (size_t i = 0; in_spec_ && i < pt2::leaf_count(*in_spec_); ++i)
       args.emplace_back("input_" + std::to_string(i), c10::TensorType::get());
     return args;
   }
@@ -129,7 +94,7 @@ class CompiledPackage : public InstrumentedModel {
     }
     std::vector<c10::IValue> outs;
     for (const at::Tensor& t : run(tensors)) outs.push_back(meta ? t.to(at::kMeta) : t);
-    return hooks.leave(0, 0, pt2::unflatten(out_spec_, outs));
+    return hooks.leave(0, 0, pt2::unflatten(out_spec_ ? &*out_spec_ : nullptr, outs));
   }
 
   void clear_gradients() override {}
@@ -209,7 +174,7 @@ class CompiledPackage : public InstrumentedModel {
 
   std::string path_;
   std::unique_ptr<Loader> loader_;
-  nlohmann::json in_spec_, out_spec_;
+  std::optional<pt2::TreeSpec> in_spec_, out_spec_;  // the call spec's, typed
   ModuleTree tree_;
   std::vector<std::vector<std::pair<std::string, at::Tensor>>> constants_;  // per module
 };

@@ -7,13 +7,6 @@ namespace {
 
 using T = TreeSpec::Type;
 
-size_t leaf_count(const TreeSpec& spec) {
-  if (spec.type == T::leaf) return 1;
-  size_t n = 0;
-  for (const TreeSpec& child : spec.children) n += leaf_count(child);
-  return n;
-}
-
 // The value `spec` describes, its leaves from `next` on; nullopt where it holds a container
 // modrec does not build.
 std::optional<c10::IValue> build(const TreeSpec& spec, const std::vector<c10::IValue>& leaves,
@@ -38,6 +31,13 @@ std::optional<c10::IValue> build(const TreeSpec& spec, const std::vector<c10::IV
 }
 
 }  // namespace
+
+size_t leaf_count(const TreeSpec& spec) {
+  if (spec.type == T::leaf) return 1;
+  size_t n = 0;
+  for (const TreeSpec& child : spec.children) n += leaf_count(child);
+  return n;
+}
 
 c10::IValue unflatten(const TreeSpec* spec, const std::vector<c10::IValue>& leaves) {
   if (spec && leaf_count(*spec) == leaves.size()) {

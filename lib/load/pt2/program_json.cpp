@@ -361,16 +361,19 @@ TreeSpec tree_spec(const json& j, const std::string& field) {
   return spec;
 }
 
-// signature.out_spec is a JSON string: [protocol, tree].
+// A spec string: [protocol, tree]; nullopt when it is no such list.
+std::optional<TreeSpec> spec_string(const std::string& text, const std::string& field) {
+  if (json_depth(text) > kMaxJsonDepth)
+    throw Malformed{field, "nests more than " + std::to_string(kMaxJsonDepth) + " deep"};
+  const json spec = json::parse(text);
+  if (!spec.is_array() || spec.size() != 2) return std::nullopt;
+  return tree_spec(spec[1], field);
+}
+
 std::optional<TreeSpec> root_out_spec(const json& call) {
   const json& signature = call.value("signature", json());
   if (signature.is_null() || !signature.contains("out_spec")) return std::nullopt;
-  const std::string text = text_of(signature.at("out_spec"), "out_spec");
-  if (json_depth(text) > kMaxJsonDepth)
-    throw Malformed{"out_spec", "nests more than " + std::to_string(kMaxJsonDepth) + " deep"};
-  const json spec = json::parse(text);
-  if (!spec.is_array() || spec.size() != 2) return std::nullopt;
-  return tree_spec(spec[1], "out_spec");
+  return spec_string(text_of(signature.at("out_spec"), "out_spec"), "out_spec");
 }
 
 void check_version(const json& doc, const std::string& file) {
@@ -448,6 +451,16 @@ Program parse_program(const json& doc, const std::string& file) {
     throw malformed(file, "the program's " + m.field + " " + m.what);
   } catch (const ProgramCheckFailed& e) {
     throw malformed(file, e.what());
+  }
+}
+
+std::optional<TreeSpec> parse_tree_spec(const std::string& text) {
+  try {
+    return spec_string(text, "spec");
+  } catch (const Malformed&) {
+    return std::nullopt;
+  } catch (const json::exception&) {
+    return std::nullopt;
   }
 }
 

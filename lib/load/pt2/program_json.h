@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 #include "load/pt2/program.h"
@@ -28,6 +29,10 @@ TensorMeta tensor_meta(const nlohmann::json& meta);
 // before it is defined, another schema major version. Throws nlohmann::json's exceptions on a
 // field missing or mistyped outside the graph's nodes.
 Program parse_program(const nlohmann::json& doc, const std::string& file);
+
+// A pytree spec string ("[protocol, tree]", as a signature's out_spec or an AOTInductor package's
+// call spec holds it) typed; nullopt when it is not one.
+std::optional<TreeSpec> parse_tree_spec(const std::string& text);
 
 // parse_program of the JSON `text`, its nesting bounded (kMaxJsonDepth) before it is parsed.
 Program read_program(const std::string& text, const std::string& file);
