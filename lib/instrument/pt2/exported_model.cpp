@@ -15,13 +15,13 @@ ExportedModel::ExportedModel(pt2::ExportedArchive archive, InstrumentOptions opt
 // A module whose forward runs no operator (an Identity, a container never called itself) left no
 // node: without modrec.export's notes the archive has no class for it, and no trace of its calls.
 void ExportedModel::warn_untyped() const {
-  std::string paths;
+  std::vector<std::string> paths;
   for (const Module& m : tree_.modules)
-    if (m.qualified_type.empty() && !m.path.empty()) paths += (paths.empty() ? "" : ", ") + m.path;
+    if (m.qualified_type.empty() && !m.path.empty()) paths.push_back(m.path);
   if (!paths.empty())
-    log::warn(archive_.path, ": modules that run no operator have neither a class (shown as ",
-              pt2::kUnknownType, ") nor calls in the archive: ", paths,
-              "; export with modrec.export (the modrec Python package) to show them");
+    log::warn(archive_.path, ": modules that run no operator have no class (", pt2::kUnknownType,
+              ") nor calls in the archive (", paths.size(), "): ", log::listed(paths),
+              "; modrec.export keeps them");
 }
 
 void ExportedModel::train(bool on) {
