@@ -627,6 +627,18 @@ class WeightsAsTorchinfoCountsThem(unittest.TestCase):
             out = run("summary", path, "--input", x)[0]
             self.assertIn("Total params: 2,144\n", out, path)
 
+    def test_a_tied_weights_gradient_is_the_sum_of_every_use(self):
+        # one tensor under each FQN of the archive, as one nn.Parameter in eager PyTorch
+        model, x = self.models["tied"], self.inputs["tied"]
+        model.zero_grad()
+        model(x).sum().backward()
+        out = os.path.join(OUT, "tied-grads")
+        run("record", self.files["tied"][0], "--input", os.path.join(OUT, "tied.input.pt"),
+            "--layers", "type:Embedding", "--capture", "param_grad", "--loss", "sum", "--out", out)
+        for label in ("2-1", "2-3"):  # encoder.0, decoder.0
+            got = torch.load(os.path.join(out, "tensors", label, "param_grad.weight.pt"))
+            torch.testing.assert_close(got, model.shared.weight.grad, msg=label)
+
     def test_tables_without_an_input(self):
         # every module, `shared` included (TorchScript's is the static call order: no `shared`)
         for name in self.files:
