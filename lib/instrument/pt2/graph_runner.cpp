@@ -95,8 +95,10 @@ void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
     check_arguments(node, step, path);
     for (const pt2::Graph& graph : node.graphs) {
       const std::set<std::string> inner = subgraph_attributes(node, graph, attributes);
-      Compiled sub{
-          &graph.nodes, &graph, {}, pt2::plan_subgraph(graph, inner, node.module_stack, tree)};
+      Compiled sub{&graph.nodes,
+                   &graph,
+                   {},
+                   pt2::plan_subgraph(graph, inner, pt2::running_stack(node), tree)};
       compile_steps(sub, inner, tree, path);
       step.graphs.push_back(std::move(sub));
     }
