@@ -494,6 +494,31 @@ class NoGradBlockNet(nn.Module):
         return self.c(y + z)
 
 
+class NestedNoGradNet(nn.Module):
+    """A torch.no_grad() block inside a nested module (block.inner), as transformers' static-cache
+    export recipe has one: exported strict, the block's operator node carries only the root's
+    module stack where its subgraph's nodes carry block.inner's."""
+
+    class Inner(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.norm = nn.LayerNorm(4)
+            self.fc = nn.Linear(4, 4)
+
+        def forward(self, x: Tensor) -> Tensor:
+            with torch.no_grad():
+                y = self.norm(x) * 2
+            return self.fc(x) + y
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.block = nn.Sequential(nn.Linear(4, 4), self.Inner(), nn.Linear(4, 4))
+        self.head = nn.Linear(4, 3)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.head(self.block(x))
+
+
 class AutocastBlockNet(nn.Module):
     """A bfloat16 torch.autocast block on the CPU (export: wrap_with_autocast)."""
 
@@ -756,6 +781,7 @@ TORCHVISION_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[
 # torch.export only (they do not script), made at test time (tests/test_pt2_hop.py).
 EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]] = {
     "NoGradBlockNet": (_seeded(NoGradBlockNet), _randn(3, 4)),
+    "NestedNoGradNet": (_seeded(NestedNoGradNet), _randn(3, 4)),
     "AutocastBlockNet": (_seeded(AutocastBlockNet), _randn(3, 4)),
     "CondNet": (_seeded(CondNet), _randn(3, 4)),
     "WhileLoopNet": (_seeded(WhileLoopNet), _randn(3, 4)),

@@ -407,7 +407,7 @@ class ExportNotes(RecordComparison):
             self.assertEqual(out, unknown(torchinfo_table(name, "--input", sample_input(name))))
             self.assertEqual(err.count("modrec-notes.json is ignored"), 1, err)
             self.assertEqual(len(err.strip().splitlines()), 2, err)
-            self.assertIn("export with modrec.export", err.strip().splitlines()[1])
+            self.assertIn("modrec.export keeps them", err.strip().splitlines()[1])
 
     def test_without_notes_the_warning_names_modrec_export(self):
         err = run("summary", exported("ModuleListNet"))[1]
@@ -538,6 +538,149 @@ class FlopsMatchFlopCounterMode(unittest.TestCase):
         want = flop_oracle(name)
         self.assertEqual(per_path(got["rows"], "flops_forward"), want["forward"])
         self.assertEqual(per_path(got["rows"], "flops_backward"), want["backward"])
+
+
+class TiedEmbeddings(torch.nn.Module):
+    """Hugging Face T5's tying (transformers 5): `shared`, `encoder.embed_tokens` and
+    `decoder.embed_tokens` are three Embeddings holding one weight; `shared` is never called."""
+
+    def __init__(self):
+        super().__init__()
+        self.shared = torch.nn.Embedding(50, 16)
+        self.encoder = torch.nn.Sequential(torch.nn.Embedding(50, 16), torch.nn.Linear(16, 16))
+        self.decoder = torch.nn.Sequential(torch.nn.Embedding(50, 16), torch.nn.Linear(16, 16))
+        self.encoder[0].weight = self.decoder[0].weight = self.shared.weight
+
+    def forward(self, ids):
+        return self.encoder(ids) + self.decoder(ids)
+
+
+class Reparametrized(torch.nn.Module):
+    """Weights computed by parametrizations: a convolution with weight_norm (wav2vec2's positional
+    convolution: dim=2), a Linear with spectral_norm, a Linear with a parametrization of its own."""
+
+    class Symmetric(torch.nn.Module):
+        def forward(self, w):
+            return w.triu() + w.triu(1).transpose(0, 1)
+
+    def __init__(self):
+        super().__init__()
+        P = torch.nn.utils.parametrizations
+        self.conv = P.weight_norm(torch.nn.Conv1d(4, 8, 3, padding=1), dim=2)
+        self.fc = P.spectral_norm(torch.nn.Linear(8, 8))
+        self.sym = torch.nn.Linear(8, 8)
+        torch.nn.utils.parametrize.register_parametrization(self.sym, "weight", self.Symmetric())
+
+    def forward(self, x):
+        return self.sym(self.fc(self.conv(x).mean(-1)))
+
+
+class WeightsAsTorchinfoCountsThem(unittest.TestCase):
+    """Tied weights and parametrizations: Param #, Param %, Trainable and the totals are
+    torchinfo's, in .pt2 archives (plain and with modrec.export's notes) and TorchScript files."""
+
+    COLUMNS = "output_size,num_params,params_percent,mult_adds,trainable"
+
+    @classmethod
+    def setUpClass(cls):
+        torch.manual_seed(0)
+        cls.models = {"tied": TiedEmbeddings().eval(), "reparametrized": Reparametrized().eval()}
+        cls.inputs = {"tied": torch.randint(0, 50, (2, 5)), "reparametrized": torch.randn(2, 4, 10)}
+        cls.files = {}
+        for name, model in cls.models.items():
+            x = cls.inputs[name]
+            torch.save(x, os.path.join(OUT, name + ".input.pt"))
+            plain = os.path.join(OUT, name + ".pt2")
+            torch.export.save(torch.export.export(model, (x,)), plain)
+            noted = os.path.join(OUT, name + ".notes.pt2")
+            modrec.export(model, (x,), noted)
+            script = os.path.join(OUT, name + ".pt")  # parametrizations do not script: traced
+            (torch.jit.script(model) if name == "tied" else torch.jit.trace(model, (x,))).save(script)
+            cls.files[name] = (plain, noted, script)
+
+    def torchinfo(self, name, depth, with_input=True):
+        import torchinfo
+        columns = self.COLUMNS.split(",") if with_input else ["num_params", "params_percent"]
+        table = torchinfo.summary(self.models[name], depth=depth, verbose=0, col_names=columns,
+                                  input_data=[self.inputs[name]] if with_input else None)
+        return str(table).replace("(Units.MEGABYTES)", "(M)") + "\n"
+
+    def test_tables_with_an_input(self):
+        for name, files in self.files.items():
+            x = os.path.join(OUT, name + ".input.pt")
+            for path in files:
+                for depth in (1, 3, 99):
+                    with self.subTest(path=path, depth=depth):
+                        mine = run("summary", path, "--input", x, "--columns", self.COLUMNS,
+                                   "--depth", depth)[0]
+                        want = self.torchinfo(name, depth)
+                        if path.endswith(".pt2") and not path.endswith(".notes.pt2"):
+                            # a container never called has no class in a plain archive
+                            want = re.sub(r"ModuleDict: (\S+)", r"Module: \1    ", want)
+                        self.assertEqual(mine, want)
+
+    def test_a_tied_weight_counts_once(self):
+        # torchinfo on T5 (transformers 5): 54,208 parameters where each name's count sums to
+        # 60,608; here 2,144 where the three embeddings' names hold 2,944.
+        x = os.path.join(OUT, "tied.input.pt")
+        for path in self.files["tied"]:
+            out = run("summary", path, "--input", x)[0]
+            self.assertIn("Total params: 2,144\n", out, path)
+
+    def test_a_tied_weights_gradient_is_the_sum_of_every_use(self):
+        # one tensor under each FQN of the archive, as one nn.Parameter in eager PyTorch
+        model, x = self.models["tied"], self.inputs["tied"]
+        model.zero_grad()
+        model(x).sum().backward()
+        out = os.path.join(OUT, "tied-grads")
+        run("record", self.files["tied"][0], "--input", os.path.join(OUT, "tied.input.pt"),
+            "--layers", "type:Embedding", "--capture", "param_grad", "--loss", "sum", "--out", out)
+        for label in ("2-1", "2-3"):  # encoder.0, decoder.0
+            got = torch.load(os.path.join(out, "tensors", label, "param_grad.weight.pt"))
+            torch.testing.assert_close(got, model.shared.weight.grad, msg=label)
+
+    def test_tables_without_an_input(self):
+        # every module, `shared` included (TorchScript's is the static call order: no `shared`)
+        for name in self.files:
+            mine = table_without_input(self.files[name][1], "--columns", "num_params,params_percent",
+                                       "--depth", "99")
+            self.assertEqual(mine, self.torchinfo(name, 99, with_input=False), name)
+
+
+class StaticInputSizes(unittest.TestCase):
+    def test_a_static_size_other_than_the_exports_is_exit_2(self):
+        # TinyConvNet exported at batch 2: batch 3 is refused before anything runs, as
+        # ExportedProgram.module() refuses it ("Guard failed: x.size()[0] == 2"), where LibTorch
+        # would fail inside a node with a shape error (exit 4).
+        path = os.path.join(OUT, "batch3.pt")
+        x = torch.randn(3, 3, 16, 16)
+        torch.save(x, path)
+        with self.assertRaisesRegex(Exception, r"x.size\(\)\[0\] == 2"):
+            torch.export.load(exported("TinyConvNet")).module()(x)
+        for command in (["summary"], ["record", "--layers", "all", "--out", os.path.join(OUT, "r")]):
+            err = run(*command[:1], exported("TinyConvNet"), "--input", path, *command[1:],
+                      code=2)[1]
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertIn("error: input x: dimension 0 is 3, where the program was exported for 2",
+                          err)
+        self.assertFalse(os.path.exists(os.path.join(OUT, "r")))
+
+
+class LongWarnings(unittest.TestCase):
+    def test_a_warning_listing_modules_is_short_unless_verbose_or_json(self):
+        # 40 Identities: no class, no call in a plain archive; the warning names the first few
+        model = torch.nn.Sequential(*[torch.nn.Identity() for _ in range(40)], torch.nn.Linear(4, 4))
+        path = os.path.join(OUT, "identities.pt2")
+        torch.export.save(torch.export.export(model, (torch.randn(2, 4),)), path)
+        err = run("summary", path)[1]
+        line = next(l for l in err.splitlines() if "run no operator" in l)
+        self.assertLessEqual(len(line) - len(path), 200, line)
+        self.assertIn("(40): 0, 1, 2, 3", line)
+        self.assertIn("more (-v: all)", line)
+        for flags in (["-v"], ["--log-format", "json"]):
+            err = run(*flags, "summary", path)[1]
+            line = next(l for l in err.splitlines() if "run no operator" in l)
+            self.assertIn(", ".join(map(str, range(40))) + ";", line, flags)
 
 
 class BadArchives(unittest.TestCase):

@@ -51,7 +51,7 @@ std::vector<Param> params_of(const torch::jit::Module& m) {
   for (const auto& p : m.named_parameters(/*recurse=*/false)) {
     const at::Tensor& t = p.value;
     params.push_back({p.name, t.sizes().vec(), t.numel(), static_cast<int64_t>(t.element_size()),
-                      t.requires_grad()});
+                      t.requires_grad(), t.unsafeGetTensorImpl()});
   }
   return params;
 }

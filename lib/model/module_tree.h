@@ -16,6 +16,10 @@ struct Param {
   int64_t numel = 0;
   int64_t elem_bytes = 4;
   bool trainable = true;  // requires_grad
+  // The tensor's identity: a weight tied between modules (T5's shared embedding) is one
+  // parameter under several names, counted once as named_parameters() yields it once. Null for
+  // one known to be unshared.
+  const void* tensor = nullptr;
 };
 
 // torchinfo prints a tuple kernel_size as "[5, 5]" and an int one as "3".

@@ -179,7 +179,7 @@ std::string not_recorded(size_t gradients) {
 
 // One warning for the gradients refused through operators without a derivative (recorder.h,
 // refuse_blocked), naming the operators; one for those the model cannot tell
-// (CallHooks::untold_gradients), with the reasons.
+// (CallHooks::untold_gradients), with the reasons (each naming its call: the first few unless -v).
 void warn_no_gradient(const std::vector<LayerRecording>& layers) {
   std::set<std::string> ops, reasons;
   size_t blocked = 0, untold = 0;
@@ -196,7 +196,7 @@ void warn_no_gradient(const std::vector<LayerRecording>& layers) {
               " (no derivative in LibTorch): ", not_recorded(blocked));
   if (untold)
     log::warn(not_recorded(untold), ": ",
-              join(std::vector<std::string>(reasons.begin(), reasons.end()), "; "));
+              log::listed(std::vector<std::string>(reasons.begin(), reasons.end()), "; "));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "summary/layer_params.h"
 
 #include <algorithm>
+#include <set>
 
 #include "summary/text.h"
 
@@ -12,18 +13,21 @@ struct NamedParam {
   const Param* param;
 };
 
-// nn.Module.named_parameters(): own parameters first, then each child's, depth-first.
+// nn.Module.named_parameters(): own parameters first, then each child's, depth-first; a tied
+// weight once, under the first name it is met by.
 void collect(const ModuleTree& tree, int module, const std::string& prefix,
-             std::vector<NamedParam>& out) {
+             std::set<const void*>& seen, std::vector<NamedParam>& out) {
   const Module& m = tree.modules[module];
-  for (const Param& p : m.params) out.push_back({prefix + p.name, &p});
+  for (const Param& p : m.params)
+    if (!p.tensor || seen.insert(p.tensor).second) out.push_back({prefix + p.name, &p});
   for (int child : m.children)
-    collect(tree, child, prefix + tree.modules[child].var_name + ".", out);
+    collect(tree, child, prefix + tree.modules[child].var_name + ".", seen, out);
 }
 
 std::vector<NamedParam> named_parameters(const ModuleTree& tree, int module) {
   std::vector<NamedParam> out;
-  collect(tree, module, "", out);
+  std::set<const void*> seen;
+  collect(tree, module, "", seen, out);
   return out;
 }
 

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <tuple>
+
 #include "summary/summary.h"
 #include "summary/test_fixtures.h"
 
@@ -158,4 +160,39 @@ TEST_CASE("verbose parameter rows: direct weight shape swapped, last one closes 
   CHECK(rows[1].param_rows[1].count == "└─3");
   CHECK(rows[2].param_rows[0].kernel == "[4, 3]");
   CHECK(rows[2].param_rows[0].count == "├─12");
+}
+
+// Hugging Face's T5 ties one embedding weight into `shared`, `encoder.embed_tokens` and
+// `decoder.embed_tokens`; `shared` itself is never called. torchinfo's named_parameters() yields
+// the weight once, so the root counts it once, its leftover goes negative and is taken as 0, and
+// the embedding rows count it each (torchinfo on that model: 2,144, not 2,944).
+TEST_CASE("a weight tied between modules counts once in each row that holds it") {
+  static const int weight = 0;  // the one tensor's identity
+  Param tied = param("weight", {50, 16});
+  tied.tensor = &weight;
+  TreeBuilder b("Net");
+  b.add(0, "shared", "Embedding", {tied});
+  const int enc = b.add(0, "encoder", "Stack");
+  const int enc_embed = b.add(enc, "embed_tokens", "Embedding", {tied});
+  const int enc_proj = b.add(enc, "proj", "Linear", linear(16, 16));
+  const int dec = b.add(0, "decoder", "Stack");
+  const int dec_embed = b.add(dec, "embed_tokens", "Embedding", {tied});
+  const int dec_proj = b.add(dec, "proj", "Linear", linear(16, 16));
+  TraceBuilder t;
+  t.enter(0, value({2, 5}));
+  for (auto [stack, embed, proj] :
+       {std::tuple{enc, enc_embed, enc_proj}, {dec, dec_embed, dec_proj}}) {
+    t.enter(stack, value({2, 5}));
+    t.leaf(embed, {2, 5}, {2, 5, 16});
+    t.leaf(proj, {2, 5, 16}, {2, 5, 16});
+    t.exit(value({2, 5, 16}));
+  }
+  t.exit(value({2, 5, 16}));
+  const Summary s = summarize(b.tree, t.trace, 12);
+  CHECK(s.rows[0].num_params == 800 + 2 * 272);
+  CHECK(s.rows[2].num_params == 800);
+  CHECK(s.rows[5].num_params == 800);
+  CHECK(s.totals.total_params == 2 * (800 + 272));
+  // Without an input every module has a row: `shared` too, as torchinfo counts it.
+  CHECK(summarize(b.tree, static_trace(b.tree), 12).totals.total_params == 3 * 800 + 2 * 272);
 }

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "util/text.h"
+
 namespace modrec::log {
 
 namespace {
@@ -68,6 +70,24 @@ void write(Level level, const std::string& message) {
 }
 
 void flush() { spdlog::shutdown(); }
+
+std::string listed(const std::vector<std::string>& items, const std::string& separator) {
+  return listed(items, separator, line_format == Format::json || shown(Level::debug));
+}
+
+std::string listed(const std::vector<std::string>& items, const std::string& separator, bool all,
+                   size_t width) {
+  if (all) return join(items, separator);
+  std::string out;
+  size_t n = 0;
+  for (; n < items.size(); ++n) {
+    const std::string next = (n ? separator : "") + items[n];
+    if (n && out.size() + next.size() > width) break;
+    out += next;
+  }
+  if (n < items.size()) out += " and " + std::to_string(items.size() - n) + " more (-v: all)";
+  return out;
+}
 
 std::string seconds(double s) {
   char text[32];

@@ -7,6 +7,7 @@
 #pragma once
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace modrec::log {
 
@@ -44,6 +45,15 @@ template <class... Parts>
 void error(const Parts&... parts) {
   at(Level::error, parts...);
 }
+
+// The items a warning lists (module paths, calls): all of them under -v and in JSON lines, else
+// the first few and how many more, so that the line stays short (a timm ViT has 111 modules
+// without a class: 2,415 characters in full). The warning itself says how many there are.
+std::string listed(const std::vector<std::string>& items, const std::string& separator = ", ");
+// listed() with the choice made: `all`, or as many of the first items as fit in `width`
+// characters (one at least), then "and 108 more (-v: all)".
+std::string listed(const std::vector<std::string>& items, const std::string& separator, bool all,
+                   size_t width = 45);
 
 // Seconds with six decimals, as the -v timing lines print them (scripts/bench reads those).
 std::string seconds(double s);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "instrument/pt2/noted_calls.h"
@@ -153,12 +154,51 @@ class FlowPass {
   std::map<std::string, std::string> same_as_;  // an aten.to's result -> its input
 };
 
+bool same_call(const StackEntry& a, const StackEntry& b) { return a.key == b.key; }
+
+// Whether `stack` begins with every entry of `prefix`.
+bool begins_with(const std::vector<StackEntry>& stack, const std::vector<StackEntry>& prefix) {
+  return prefix.size() <= stack.size() &&
+         std::equal(prefix.begin(), prefix.end(), stack.begin(), same_call);
+}
+
+}  // namespace
+
+std::vector<StackEntry> running_stack(const Node& node) {
+  // The entries every subgraph node's stack begins with. A subgraph whose nodes have none (a
+  // non-strict torch.cond branch's, an empty branch) tells nothing: the node's own stack holds.
+  std::optional<std::vector<StackEntry>> shared;
+  for (const Graph& graph : node.graphs) {
+    bool told = false;
+    for (const Node& inner : graph.nodes) {
+      if (inner.module_stack.empty()) continue;
+      told = true;
+      if (!shared) {
+        shared = inner.module_stack;
+        continue;
+      }
+      const auto end = std::mismatch(shared->begin(), shared->end(), inner.module_stack.begin(),
+                                     inner.module_stack.end(), same_call)
+                           .first;
+      shared->erase(end, shared->end());
+    }
+    if (!told) return node.module_stack;
+  }
+  if (!shared || shared->size() <= node.module_stack.size() ||
+      !begins_with(*shared, node.module_stack))
+    return node.module_stack;
+  return *shared;
+}
+
+namespace {
+
 CallPlan plan_nodes(const std::vector<Node>& nodes, const std::set<std::string>& attributes,
                     const std::vector<StackEntry>& base, const ModuleTree& tree,
                     const std::function<void(FlowPass&)>& outputs) {
   CallWalker walker(tree, base);
   std::vector<std::vector<int>> chains;
-  for (size_t i = 0; i < nodes.size(); ++i) chains.push_back(walker.step(i, nodes[i].module_stack));
+  for (size_t i = 0; i < nodes.size(); ++i)
+    chains.push_back(walker.step(i, running_stack(nodes[i])));
   CallPlan plan = walker.finish(nodes.size());
   plan.sources.resize(nodes.size());
   FlowPass flow(attributes, plan);

@@ -65,4 +65,10 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree,
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
                        const std::vector<StackEntry>& base, const ModuleTree& tree);
 
+// The module calls a node runs in: its stack, but a higher-order operator's node that carries
+// a shorter stack than all of its subgraphs' nodes (strict export writes only the root's for a
+// no_grad block inside block.inner) runs in the calls they all share; else the calls around it
+// would end before it and start again after (block and block.inner split into three calls each).
+std::vector<StackEntry> running_stack(const Node& node);
+
 }  // namespace modrec::pt2

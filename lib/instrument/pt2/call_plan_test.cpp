@@ -76,3 +76,47 @@ TEST_CASE("a subgraph's calls start and end in it; those open at its node are it
   CHECK(inner.events_before.back().empty());  // proj ends before the last node; rot stays open
   CHECK(inner.calls[1].inputs == std::vector<std::string>{hop.graphs[0].inputs[0]});
 }
+
+namespace {
+
+std::vector<std::string> keys(const std::vector<pt2::StackEntry>& stack) {
+  std::vector<std::string> out;
+  for (const auto& e : stack) out.push_back(e.key);
+  return out;
+}
+
+pt2::Node stacked(std::vector<pt2::StackEntry> stack) {
+  pt2::Node n;
+  n.module_stack = std::move(stack);
+  return n;
+}
+
+}  // namespace
+
+// Strict export of a no_grad block inside block.inner: the operator's node carries only the
+// root's entry, its subgraph's nodes block.inner's (and a LayerNorm's inside it).
+TEST_CASE("a higher-order operator's node runs in the calls its subgraphs' nodes all share") {
+  const pt2::StackEntry root{"L__self__", "", "Net"}, block{"b", "block", "Block"},
+      inner{"i", "block.inner", "Inner"}, norm{"n", "block.inner.norm", "LayerNorm"};
+  pt2::Node hop = stacked({root});
+  hop.graphs.push_back(
+      {{}, {}, {stacked({root, block, inner, norm}), stacked({root, block, inner})}});
+  CHECK(keys(pt2::running_stack(hop)) == std::vector<std::string>{"L__self__", "b", "i"});
+
+  SUBCASE("a node whose stack is as long keeps it") {
+    hop.module_stack = {root, block, inner};
+    CHECK(keys(pt2::running_stack(hop)) == std::vector<std::string>{"L__self__", "b", "i"});
+  }
+  SUBCASE("a branch whose nodes have no stack (non-strict torch.cond) tells nothing") {
+    hop.graphs.push_back({{}, {}, {stacked({})}});
+    CHECK(keys(pt2::running_stack(hop)) == std::vector<std::string>{"L__self__"});
+  }
+  SUBCASE("subgraph stacks that are not the node's, continued, are not taken") {
+    hop.module_stack = {root, norm};
+    CHECK(keys(pt2::running_stack(hop)) == std::vector<std::string>{"L__self__", "n"});
+  }
+  SUBCASE("a node without subgraphs has its own stack") {
+    CHECK(keys(pt2::running_stack(stacked({root, block}))) ==
+          std::vector<std::string>{"L__self__", "b"});
+  }
+}

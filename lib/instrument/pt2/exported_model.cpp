@@ -1,5 +1,8 @@
 #include "instrument/pt2/exported_model.h"
 
+#include <map>
+#include <set>
+
 #include "load/pt2/exported_tree.h"
 #include "util/log.h"
 
@@ -15,13 +18,13 @@ ExportedModel::ExportedModel(pt2::ExportedArchive archive, InstrumentOptions opt
 // A module whose forward runs no operator (an Identity, a container never called itself) left no
 // node: without modrec.export's notes the archive has no class for it, and no trace of its calls.
 void ExportedModel::warn_untyped() const {
-  std::string paths;
+  std::vector<std::string> paths;
   for (const Module& m : tree_.modules)
-    if (m.qualified_type.empty() && !m.path.empty()) paths += (paths.empty() ? "" : ", ") + m.path;
+    if (m.qualified_type.empty() && !m.path.empty()) paths.push_back(m.path);
   if (!paths.empty())
-    log::warn(archive_.path, ": modules that run no operator have neither a class (shown as ",
-              pt2::kUnknownType, ") nor calls in the archive: ", paths,
-              "; export with modrec.export (the modrec Python package) to show them");
+    log::warn(archive_.path, ": modules that run no operator have no class (", pt2::kUnknownType,
+              ") nor calls in the archive (", paths.size(), "): ", log::listed(paths),
+              "; modrec.export keeps them");
 }
 
 void ExportedModel::train(bool on) {
@@ -48,10 +51,15 @@ std::vector<std::pair<std::string, at::Tensor>> ExportedModel::own_parameters(in
 }
 
 std::vector<at::Tensor> ExportedModel::parameters() const {
-  std::vector<at::Tensor> out;  // the signature's order: named_parameters()
-  for (const pt2::InputSpec& in : archive_.program.inputs)
-    if (in.kind == pt2::InputSpec::Kind::parameter)
-      out.push_back(archive_.state.at(in.target).value);
+  // The signature's order, as named_parameters(): a weight tied between modules is listed under
+  // each of its FQNs, and once here (an optimizer handed it twice would step it twice).
+  std::vector<at::Tensor> out;
+  std::set<const c10::TensorImpl*> seen;
+  for (const pt2::InputSpec& in : archive_.program.inputs) {
+    if (in.kind != pt2::InputSpec::Kind::parameter) continue;
+    const at::Tensor& p = archive_.state.at(in.target).value;
+    if (seen.insert(p.unsafeGetTensorImpl()).second) out.push_back(p);
+  }
   return out;
 }
 
@@ -63,10 +71,13 @@ CallTrace ExportedModel::static_trace() const {
 }
 
 void ExportedModel::to(const at::Device& device) {
+  std::map<const c10::TensorImpl*, at::Tensor> moved;  // tied weights stay one tensor
   for (auto& [fqn, stored] : archive_.state) {
-    if (stored.value.device() == device) continue;  // tied weights stay one tensor
-    const bool grad = stored.value.requires_grad();
-    stored.value = stored.value.to(device).detach().requires_grad_(grad);
+    if (stored.value.device() == device) continue;
+    auto [it, first] = moved.try_emplace(stored.value.unsafeGetTensorImpl());
+    if (first)
+      it->second = stored.value.to(device).detach().requires_grad_(stored.value.requires_grad());
+    stored.value = it->second;
   }
 }
 

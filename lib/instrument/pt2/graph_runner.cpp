@@ -8,6 +8,7 @@
 #include "instrument/pt2/call_plan.h"
 #include "instrument/pt2/dispatcher_ops.h"
 #include "instrument/pt2/higher_order_ops.h"
+#include "instrument/pt2/input_sizes.h"
 #include "instrument/pt2/node_args.h"
 #include "instrument/pt2/pytree.h"
 #include "instrument/pt2/symbolic_ops.h"
@@ -94,8 +95,10 @@ void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
     check_arguments(node, step, path);
     for (const pt2::Graph& graph : node.graphs) {
       const std::set<std::string> inner = subgraph_attributes(node, graph, attributes);
-      Compiled sub{
-          &graph.nodes, &graph, {}, pt2::plan_subgraph(graph, inner, node.module_stack, tree)};
+      Compiled sub{&graph.nodes,
+                   &graph,
+                   {},
+                   pt2::plan_subgraph(graph, inner, pt2::running_stack(node), tree)};
       compile_steps(sub, inner, tree, path);
       step.graphs.push_back(std::move(sub));
     }
@@ -373,39 +376,6 @@ void write_back_buffers(pt2::ExportedArchive& archive, const GraphRun& run) {
           run.value(pt2::value_names(out.value).at(0)).toTensor().detach();
 }
 
-std::string range_text(const pt2::SymbolRange& range) {
-  const auto bound = [](const std::optional<int64_t>& b) {
-    return b ? std::to_string(*b) : std::string("inf");
-  };
-  return "[" + bound(range.min) + ", " + bound(range.max) + "]";
-}
-
-// A user input's size along a dimension the export made dynamic must lie in its symbol's
-// range_constraints, as ExportedProgram.module() checks before running.
-void check_ranges(const pt2::ExportedArchive& archive, const std::vector<c10::IValue>& inputs) {
-  const pt2::Program& program = archive.program;
-  size_t next = 0;
-  for (const InputSpec& in : program.inputs) {
-    if (in.kind != InputSpec::Kind::user_input) continue;
-    const c10::IValue& input = inputs[next++];
-    auto meta = program.tensor_values.find(in.value);
-    if (!input.isTensor() || meta == program.tensor_values.end()) continue;
-    const std::vector<std::string>& symbols = meta->second.size_symbols;
-    for (size_t d = 0; d < symbols.size() && d < static_cast<size_t>(input.toTensor().dim()); ++d) {
-      auto range = program.range_constraints.find(symbols[d]);
-      if (range == program.range_constraints.end()) continue;
-      const int64_t size = input.toTensor().size(static_cast<int64_t>(d));
-      const pt2::SymbolRange& r = range->second;
-      if ((r.min && size < *r.min) || (r.max && size > *r.max))
-        throw Error(Exit::usage,
-                    "input " + in.value + ": dimension " + std::to_string(d) + " is " +
-                        std::to_string(size) + ", outside the range " + range_text(r) +
-                        " the program was exported for",
-                    archive.path, "give an input whose size there lies in that range");
-    }
-  }
-}
-
 // torch.export writes the device a tensor is made on or moved to as a constant (arange's, a
 // rotary embedding's .to(x.device): "cpu" when exported on the CPU). As PyTorch's
 // move_to_device_pass rewrites them for a program moved elsewhere, the pass runs them on the
@@ -455,7 +425,7 @@ void GraphRunner::check_runnable(const pt2::ExportedArchive& archive,
                 "the program takes " + std::to_string(user_inputs(program)) + " tensor inputs, " +
                     std::to_string(inputs.size()) + " given",
                 archive.path, "give one --input per tensor argument of the exported forward");
-  check_ranges(archive, inputs);
+  pt2::check_input_sizes(program, inputs, archive.path);
 }
 
 c10::IValue GraphRunner::run(std::vector<c10::IValue> inputs, CallHooks& hooks,

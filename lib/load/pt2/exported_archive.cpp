@@ -81,13 +81,22 @@ bool is_tensor_file(const ArchiveEntry& e) {
 }
 
 // data/<folder>/<model>_<folder>_config.json: FQN -> {path_name, is_param, use_pickle,
-// tensor_meta}.
+// tensor_meta}. A weight tied between modules (T5's shared embedding) is one file under each of
+// its FQNs: read once, one tensor under every name, as it is one nn.Parameter in eager PyTorch
+// (counted once, stepped once, its gradient the sum of every use).
 void read_stored(const Archive& archive, const std::string& folder, const std::string& model,
                  Weights weights, std::map<std::string, StoredTensor>& state) {
   const std::string config_name = "data/" + folder + "/" + model + "_" + folder + "_config.json";
   if (!archive.has(config_name)) return;  // older archives write no constants config
   const json config = json::parse(entry_text(archive, config_name)).at("config");
+  std::map<std::string, std::string> first_fqn;  // path_name and tensor_meta -> the first FQN
   for (const auto& [fqn, entry] : config.items()) {
+    const std::string stored = entry.at("path_name").dump() + entry.at("tensor_meta").dump();
+    if (auto tied = first_fqn.find(stored); tied != first_fqn.end()) {
+      state[fqn] = state.at(tied->second);
+      continue;
+    }
+    first_fqn.emplace(stored, fqn);
     if (entry.value("use_pickle", false))
       throw damaged(archive,
                     "stores " + fqn + " pickled (a tensor subclass), which modrec cannot read");

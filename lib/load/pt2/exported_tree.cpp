@@ -49,8 +49,9 @@ Module module(const std::string& path, const std::map<std::string, std::string>&
 }
 
 Param param(const std::string& name, const at::Tensor& value, bool trainable) {
-  return {name, value.sizes().vec(), value.numel(), static_cast<int64_t>(value.element_size()),
-          trainable};
+  return {name,          value.sizes().vec(),
+          value.numel(), static_cast<int64_t>(value.element_size()),
+          trainable,     value.unsafeGetTensorImpl()};
 }
 
 // Parameters in the signature's order (named_parameters()), each on the module owning it.
