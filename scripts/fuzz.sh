@@ -3,7 +3,9 @@
 # for SECONDS, seeded with samples/ and small generated tensor files. Prints executions, coverage
 # and findings per target; exits non-zero when a target found a crash, leak, sanitizer report,
 # timeout or out-of-memory input (saved as build-fuzz/findings/<target>/crash-*, leak-*, ...).
-# usage: scripts/fuzz.sh [SECONDS=360] [TARGET...]   targets: tensor_file model_file (default both)
+# usage: scripts/fuzz.sh [SECONDS=360] [TARGET...]   targets: tensor_file model_file pt2_program
+# (default all). pt2_program's inputs are a program's JSON, put into tests/fuzz's template archive;
+# its seeds are committed (tests/fuzz/corpus/pt2_program).
 # Reproduce one finding: build-fuzz/tests/fuzz/fuzz_<target> build-fuzz/findings/<target>/crash-<sha>
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -11,7 +13,8 @@ build="${MODREC_FUZZ_BUILD:-$root/build-fuzz}"
 seconds="${1:-360}"
 (($#)) && shift
 targets=("$@")
-((${#targets[@]})) || targets=(tensor_file model_file)
+((${#targets[@]})) || targets=(tensor_file model_file pt2_program)
+export MODREC_FUZZ_PT2_TEMPLATE="$root/tests/fuzz/pt2_program_template.pt2"
 # Full malloc stacks: LibTorch has no frame pointers, and lsan.supp matches frames inside it.
 ASAN_EXTRA="fast_unwind_on_malloc=0" source "$root/scripts/sanitizers/env.sh"
 source "$root/scripts/torch_env.sh"
@@ -28,10 +31,15 @@ build_targets() {
 make_seeds() {
   local generated="$build/seeds/generated"
   [ -d "$generated" ] || "$MODREC_PYTHON" "$root/tests/fuzz/make_seeds.py" "$generated"
-  mkdir -p "$build/seeds/tensor_file" "$build/seeds/model_file"
+  mkdir -p "$build/seeds/tensor_file" "$build/seeds/model_file" "$build/seeds/pt2_program"
+  cp -u "$root"/tests/fuzz/corpus/pt2_program/* "$build/seeds/pt2_program/"
   cp -u "$root"/samples/*.input.pt "$generated"/* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
   cp -u "$root"/samples/*.pt "$generated"/*.pt "$generated"/*.pt2 "$build/seeds/model_file/"
 }
+
+# The tokens a target's mutations insert: the file formats' magic and names, or the program
+# schema's tags and operators.
+dict_of() { [ "$1" = pt2_program ] && echo pt2_program.dict || echo npy_zip.dict; }
 
 # Runs one target in libFuzzer's fork mode, so that a timeout or out-of-memory input is saved and
 # fuzzing goes on; a crash (sanitizer report, uncaught exception, leak) ends the run. Its corpus
@@ -41,7 +49,7 @@ fuzz() {
   mkdir -p "$build/corpus/$target" "$findings"
   local rc=0
   "$build/tests/fuzz/fuzz_$target" -fork=1 -ignore_timeouts=1 -ignore_ooms=1 -max_total_time="$seconds" \
-    -timeout=20 -rss_limit_mb=4096 -dict="$root/tests/fuzz/npy_zip.dict" -artifact_prefix="$findings/" \
+    -timeout=20 -rss_limit_mb=4096 -dict="$root/tests/fuzz/$(dict_of "$target")" -artifact_prefix="$findings/" \
     "$build/corpus/$target" "$build/seeds/$target" >"$log" 2>&1 || rc=$?
   # fork mode's progress line: "#<executions>: cov: N ft: N corp: N exec/s N oom/timeout/crash: a/b/c ..."
   local last

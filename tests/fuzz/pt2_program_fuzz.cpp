@@ -1,0 +1,114 @@
+// libFuzzer target: the .pt2 program reader over whole archives whose models/model.json is the
+// input (issue 44). Each input is put into a real torch.export archive (a template's every other
+// entry as it is, CRCs right, so the mutations reach the program, not the zip checks), opened as
+// modrec opens a model (load/pt2: the typed, checked program; instrument: each node held to its
+// operator's schema) and run once on the meta device with the template's input size.
+// A modrec::Error is the expected way to reject a program, and a c10::Error is a kernel's own
+// refusal of the shapes a mutation wrote (exit 4 in the CLI); anything else is a finding.
+//
+// MODREC_FUZZ_PT2_TEMPLATE names the template archive (scripts/fuzz.sh: the seeds' relu.pt2).
+#include <ATen/ATen.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fuzz_file.h"
+#include "instrument/open_model.h"
+#include "load/archive.h"
+#include "load/file_kind.h"
+#include "util/error.h"
+
+namespace {
+
+using Entries = std::vector<std::pair<std::string, std::string>>;
+
+const Entries& template_entries() {
+  static const Entries entries = [] {
+    const char* path = std::getenv("MODREC_FUZZ_PT2_TEMPLATE");
+    if (!path) std::abort();  // not a finding: the run is set up wrong
+    const modrec::Archive archive = modrec::Archive::open(path);
+    Entries out;
+    for (const modrec::ArchiveEntry& e : archive.entries())
+      out.emplace_back(e.name, archive.read(e));
+    return out;
+  }();
+  return entries;
+}
+
+void put16(std::string& out, uint32_t v) {
+  out += static_cast<char>(v & 0xff);
+  out += static_cast<char>((v >> 8) & 0xff);
+}
+void put32(std::string& out, uint32_t v) {
+  put16(out, v & 0xffff);
+  put16(out, v >> 16);
+}
+
+// A zip of stored entries (what torch.export.save writes), built as its readers expect it.
+std::string stored_zip(const Entries& entries) {
+  std::string out, directory;
+  for (const auto& [name, data] : entries) {
+    const uint32_t crc = modrec::crc32_update(0, data.data(), data.size());
+    const uint32_t offset = static_cast<uint32_t>(out.size());
+    for (std::string* h : {&out, &directory}) {
+      put32(*h, h == &out ? 0x04034b50 : 0x02014b50);
+      if (h == &directory) put16(*h, 20);                     // made by
+      for (uint32_t v : {20u, 0u, 0u, 0u, 0u}) put16(*h, v);  // version, flags, method, time, date
+      put32(*h, crc);
+      put32(*h, static_cast<uint32_t>(data.size()));
+      put32(*h, static_cast<uint32_t>(data.size()));
+      put16(*h, static_cast<uint32_t>(name.size()));
+      put16(*h, 0);  // extra field
+      if (h == &directory) {
+        for (uint32_t v : {0u, 0u, 0u}) put16(*h, v);  // comment, disk, internal attributes
+        put32(*h, 0);                                  // external attributes
+        put32(*h, offset);
+      }
+      *h += name;
+    }
+    out += data;
+  }
+  const uint32_t at = static_cast<uint32_t>(out.size());
+  out += directory;
+  put32(out, 0x06054b50);
+  for (uint32_t v : {0u, 0u}) put16(out, v);
+  for (int i = 0; i < 2; ++i) put16(out, static_cast<uint32_t>(entries.size()));
+  put32(out, static_cast<uint32_t>(directory.size()));
+  put32(out, at);
+  put16(out, 0);
+  return out;
+}
+
+struct NoHooks final : modrec::CallHooks {
+  void enter(int, int, const std::vector<c10::IValue>&) override {}
+  c10::IValue leave(int, int, const c10::IValue& output) override { return output; }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Entries entries = template_entries();
+  for (auto& [name, bytes] : entries)
+    if (name.ends_with("models/model.json"))
+      bytes.assign(reinterpret_cast<const char*>(data), size);
+  const std::string zip = stored_zip(entries);
+  const std::string& path =
+      modrec::fuzz::write_scratch(reinterpret_cast<const uint8_t*>(zip.data()), zip.size());
+  try {
+    auto model = modrec::open_model(path, modrec::inspect_file(path), modrec::Weights::meta, {});
+    model->static_trace();
+    std::vector<c10::IValue> inputs;
+    for (size_t i = 0; i < model->forward_arguments().size(); ++i)
+      inputs.emplace_back(at::zeros({2, 4}, at::TensorOptions().device(at::kMeta)));
+    NoHooks hooks;
+    model->forward(std::move(inputs), hooks);
+  } catch (const modrec::Error&) {
+  } catch (const c10::Error&) {
+  }
+  return 0;
+}
