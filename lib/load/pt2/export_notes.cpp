@@ -1,5 +1,7 @@
 #include "load/pt2/export_notes.h"
 
+#include "load/pt2/program_json.h"  // json_depth
+
 namespace modrec::pt2 {
 namespace {
 
@@ -88,6 +90,8 @@ void collect(const json& value, std::vector<NotedTensor>& out) {
 }  // namespace
 
 ExportNotes parse_export_notes(const std::string& text) {
+  if (json_depth(text) > kMaxJsonDepth)  // its values are walked recursively
+    throw NotesError("it nests its JSON more than " + std::to_string(kMaxJsonDepth) + " deep");
   try {
     return notes_of(json::parse(text));
   } catch (const json::exception& e) {

@@ -59,4 +59,9 @@ TEST_CASE("damaged, foreign or inconsistent notes are refused with what is wrong
         "a tensor shape that is not integers");
   CHECK(refusal(replaced(kSound, "\"output\": {\"tuple\"", "\"outputs\": {\"tuple\"")) ==
         "no \"output\" field");
+  // a result nested 100,000 deep: refused before it is parsed, as its walk would recurse as deep
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "{\"tuple\": [";
+  for (int i = 0; i < 100000; ++i) deep += "]}";
+  CHECK(refusal(replaced(kSound, "{\"const\": null}", deep)).find("nests its JSON more than") == 0);
 }

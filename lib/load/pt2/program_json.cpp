@@ -334,8 +334,6 @@ OutputSpec output_spec(const json& j) {
   return spec;
 }
 
-size_t json_depth(std::string_view text);
-
 // torch.utils._pytree's JSON spec ({"type": "builtins.dict", "context": "[\"a\"]",
 // "children_spec": [...]}, type null for a leaf) as a TreeSpec; `depth` bounded by the JSON's.
 TreeSpec tree_spec(const json& j, const std::string& field) {
@@ -410,29 +408,6 @@ Program parse_checked(const json& doc, const std::string& file) {
   return p;
 }
 
-// The deepest nesting of arrays and objects in `text`, read without parsing it: a bound checked
-// before nlohmann's parser, whose tree (and every copy and destruction of it) recurses as deep.
-size_t json_depth(std::string_view text) {
-  size_t depth = 0, deepest = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;  // the escaped character cannot end the string
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
 Error malformed(const std::string& file, const std::string& what) {
   return Error(Exit::bad_input, "export archive is malformed: " + what, file,
                "save the program again with torch.export.save");
@@ -452,6 +427,27 @@ Program parse_program(const json& doc, const std::string& file) {
   } catch (const ProgramCheckFailed& e) {
     throw malformed(file, e.what());
   }
+}
+
+size_t json_depth(std::string_view text) {
+  size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;  // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 std::optional<TreeSpec> parse_tree_spec(const std::string& text) {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "load/pt2/program.h"
 
@@ -20,6 +21,11 @@ constexpr int kSchemaMajor = 8;
 // 60 deep, which no exported program nears, and keeps the parser's, copies' and destructors'
 // recursion (nlohmann's tree is recursive) far from any stack's end.
 constexpr size_t kMaxJsonDepth = 512;
+
+// The deepest nesting of arrays and objects in the JSON `text`, read without parsing it: the bound
+// (kMaxJsonDepth) is checked before nlohmann's parser, whose tree (and every copy, destruction
+// and walk of it) recurses as deep.
+size_t json_depth(std::string_view text);
 
 // One TensorMeta of tensor_values or of a weights config.
 TensorMeta tensor_meta(const nlohmann::json& meta);
