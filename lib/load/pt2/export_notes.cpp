@@ -91,7 +91,7 @@ void collect(const json& value, std::vector<NotedTensor>& out) {
 
 ExportNotes parse_export_notes(const std::string& text) {
   if (json_depth(text) > kMaxJsonDepth)  // its values are walked recursively
-    throw NotesError("it nests its JSON more than " + std::to_string(kMaxJsonDepth) + " deep");
+    throw NotesError("nests its JSON more than " + std::to_string(kMaxJsonDepth) + " deep");
   try {
     return notes_of(json::parse(text));
   } catch (const json::exception& e) {
