@@ -5,6 +5,7 @@
 #include <map>
 
 #include "checkpoint/state_dict_pickle.h"
+#include "load/tensor_extent.h"
 #include "util/error.h"
 #include "util/read_only_file.h"
 #include "util/text.h"
@@ -169,8 +170,9 @@ void read_torch_save(const std::string& path, const Archive& archive, int file, 
     t.contiguous = p.stride.size() == p.shape.size() && contiguous(p);
     t.bytes = static_cast<uint64_t>(numel) * elem;
     t.offset = storage->offset + static_cast<uint64_t>(p.storage_offset) * elem;
+    const int64_t stored = static_cast<int64_t>(storage->size / elem);
     if (p.storage_offset < 0 ||
-        (t.contiguous && t.offset + t.bytes > storage->offset + storage->size))
+        (t.contiguous && !extent_fits(p.shape, p.stride, p.storage_offset, stored)))
       bad("tensor " + p.name + " reaches past the end of its storage data/" + p.storage, path);
     out.tensors.push_back(std::move(t));
   }

@@ -4,8 +4,6 @@
 #include <torch/script.h>
 
 #include <algorithm>
-#include <iterator>
-#include <map>
 #include <optional>
 #include <regex>
 
