@@ -3,7 +3,7 @@
 #include "jobs/run_outputs.h"
 #include "jobs/session.h"
 #include "record/recording.h"
-#include "record/pass/tensor_stats.h"
+#include "tensor_stats/tensor_stats.h"
 #include "util/error.h"
 #include "util/interrupt.h"
 #include "util/log.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "record/pass/tensor_stats.h"
+#include "tensor_stats/tensor_stats.h"
 #include "pass/value_meta.h"
 #include "tensor_files/dtype.h"
 #include "sources/npy_source.h"

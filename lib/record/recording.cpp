@@ -5,10 +5,10 @@
 #include <set>
 
 #include "pass/backward.h"
-#include "record/pass/batch_file.h"
-#include "record/pass/call_selection.h"
-#include "record/pass/no_derivative.h"
-#include "record/pass/recorder.h"
+#include "record/collect/batch_file.h"
+#include "record/collect/call_selection.h"
+#include "record/collect/no_derivative.h"
+#include "record/collect/recorder.h"
 #include "record/output/batch_events.h"
 #include "record/output/run_files.h"
 #include "pass/device_sync.h"
@@ -24,8 +24,8 @@
 namespace modrec {
 // One batch's forward and backward; what it captured waits here until merged. Never moves: the
 // recorder's hooks hold the selection and the batch file.
-struct Recording::Pass {
-  Pass(const LayerMatcher& matcher, const ModuleTree& tree) : selection(matcher, tree) {}
+struct Recording::Collected {
+  Collected(const LayerMatcher& matcher, const ModuleTree& tree) : selection(matcher, tree) {}
 
   TraceCollector trace;
   CallSelection selection;
@@ -61,7 +61,7 @@ void Recording::run(const InputBatches& batches,
                 options_.targets_file,
                 "save the labels with torch.save(labels, FILE), labels.shape == (samples,)");
   Stopwatch clock;
-  std::unique_ptr<Pass> last;  // kept
+  std::unique_ptr<Collected> last;  // kept
   for (int64_t i = 0; i < batches.count(); ++i) {
     throw_if_interrupted();
     const int64_t number = i + 1;
@@ -75,7 +75,7 @@ void Recording::run(const InputBatches& batches,
 }
 
 void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch& clock,
-                             std::unique_ptr<Pass>& last) {
+                             std::unique_ptr<Collected>& last) {
   const at::Tensor kept_rows = target_rows(batch);
   if (kept_rows.defined() && kept_rows.numel() == 0) return;  // no sample of the target
   model_.clear_gradients();  // param_grad sums the kept batches' only
@@ -104,7 +104,7 @@ at::Tensor Recording::target_rows(const InputBatch& batch) const {
   return (batch.targets == options_.when.target).nonzero().flatten();
 }
 
-bool Recording::keeps(const Pass& pass, int64_t number) {
+bool Recording::keeps(const Collected& pass, int64_t number) {
   if (options_.when.kind != When::Kind::nonfinite) return true;
   const auto found = first_nonfinite(pass.recorder->captured());
   if (!found) return false;
@@ -118,7 +118,7 @@ bool Recording::keeps(const Pass& pass, int64_t number) {
   return true;
 }
 
-void Recording::merge_params(const Pass& any) {
+void Recording::merge_params(const Collected& any) {
   std::unique_ptr<BatchFile> file;
   if (options_.save != SaveFormat::none)
     file = std::make_unique<BatchFile>(run_paths::spool(dir_) + "/params.raw");
@@ -136,9 +136,9 @@ int64_t batch_samples(const std::vector<c10::IValue>& batch) {
 
 }  // namespace
 
-std::unique_ptr<Recording::Pass> Recording::run_pass(const std::vector<c10::IValue>& batch,
-                                                     int64_t number, const at::Tensor& rows) {
-  auto pass = std::make_unique<Pass>(matcher_, model_.tree());
+std::unique_ptr<Recording::Collected> Recording::run_pass(const std::vector<c10::IValue>& batch,
+                                                          int64_t number, const at::Tensor& rows) {
+  auto pass = std::make_unique<Collected>(matcher_, model_.tree());
   if (options_.save != SaveFormat::none)
     pass->file = std::make_unique<BatchFile>(run_paths::spool(dir_) + "/batch-" +
                                              std::to_string(number) + ".raw");
@@ -202,7 +202,7 @@ void warn_no_gradient(const std::vector<LayerRecording>& layers) {
 }  // namespace
 
 // An unknown label is found once the first pass has shown every call.
-void Recording::validate_layers(const Pass& pass) {
+void Recording::validate_layers(const Collected& pass) {
   if (validated_) return;
   matcher_.select(pass.selection.layer_refs());
   edits_.check_all_matched();

@@ -14,7 +14,7 @@
 #include "model/layer_match.h"
 #include "instrument/instrumented_model.h"
 #include "record/output/manifest.h"
-#include "record/pass/nonfinite.h"
+#include "record/collect/nonfinite.h"
 #include "record/record_options.h"
 #include "record/accumulate/accumulated_layers.h"
 #include "tensorboard/event_file.h"
@@ -54,18 +54,18 @@ class Recording {
   const std::optional<FirstNonFinite>& nonfinite_found() const { return first_nonfinite_; }
 
  private:
-  struct Pass;
+  struct Collected;
   // Runs and keeps (or drops, under --when) one batch's pass; `last` holds the last one kept.
   void record_batch(const InputBatch& batch, int64_t number, Stopwatch& clock,
-                    std::unique_ptr<Pass>& last);
-  std::unique_ptr<Pass> run_pass(const std::vector<c10::IValue>& batch, int64_t number,
-                                 const at::Tensor& rows);
-  void validate_layers(const Pass& pass);
+                    std::unique_ptr<Collected>& last);
+  std::unique_ptr<Collected> run_pass(const std::vector<c10::IValue>& batch, int64_t number,
+                                      const at::Tensor& rows);
+  void validate_layers(const Collected& pass);
   // --when target:K: the batch's rows whose label is K; undefined for other --when.
   at::Tensor target_rows(const InputBatch& batch) const;
   // --when nonfinite: whether the pass saw a NaN or ±Inf; the first one is reported.
-  bool keeps(const Pass& pass, int64_t number);
-  void merge_params(const Pass& any);
+  bool keeps(const Collected& pass, int64_t number);
+  void merge_params(const Collected& any);
 
   InstrumentedModel& model_;
   const RecordOptions& options_;

@@ -6,7 +6,7 @@
 
 #include "instrument/instrumented_model.h"
 #include "record/accumulate/layer_recording.h"
-#include "record/pass/tensor_stats.h"
+#include "tensor_stats/tensor_stats.h"
 
 namespace modrec {
 

@@ -145,8 +145,8 @@ void check_steps(const Compiled& compiled, const std::string& path) {
   }
 }
 
-// What one forward pass shares across the graphs it runs.
-struct Pass {
+// What one forward shares across the graphs it runs (the subgraphs of higher-order operators).
+struct ForwardState {
   CallHooks& hooks;
   InstrumentOptions options;
   const std::optional<pt2::TreeSpec>& out_spec;
@@ -159,8 +159,8 @@ struct Pass {
 // One run of one graph: its values by name, and the module calls open while it runs.
 class GraphRun {
  public:
-  GraphRun(const Compiled& graph, Pass& pass)
-      : graph_(graph), pass_(pass), ids_(graph.plan.calls.size(), -1) {}
+  GraphRun(const Compiled& graph, ForwardState& forward)
+      : graph_(graph), forward_(forward), ids_(graph.plan.calls.size(), -1) {}
 
   // A value an open call sees routed (a call that runs no operator, from modrec.export's notes,
   // returns its argument under the same name) is rebound for that call; others for all.
@@ -181,8 +181,8 @@ class GraphRun {
   }
 
   void enter_root(const std::vector<c10::IValue>& inputs) {
-    ids_[0] = pass_.next_call++;
-    pass_.hooks.enter(ids_[0], 0, inputs);
+    ids_[0] = forward_.next_call++;
+    forward_.hooks.enter(ids_[0], 0, inputs);
     routed_.emplace_back();
   }
 
@@ -199,7 +199,7 @@ class GraphRun {
       } catch (const Error&) {
         throw;  // a subgraph's node, named already
       } catch (const pt2::UnsupportedArgument& e) {
-        throw cannot_run(node, e.what(), pass_.path);
+        throw cannot_run(node, e.what(), forward_.path);
       }
     }
   }
@@ -229,14 +229,14 @@ class GraphRun {
         names.push_back(arg.contains("value") ? arg["value"].get<std::string>() : "");
       }
     }
-    ids_[call] = pass_.next_call++;
-    pass_.hooks.enter(ids_[call], planned.module, args);
+    ids_[call] = forward_.next_call++;
+    forward_.hooks.enter(ids_[call], planned.module, args);
     if (!planned.untold_inputs.empty() || !planned.untold_outputs.empty())
-      pass_.hooks.untold_gradients(ids_[call], planned.untold_inputs, planned.untold_outputs);
+      forward_.hooks.untold_gradients(ids_[call], planned.untold_inputs, planned.untold_outputs);
     std::unordered_map<std::string, c10::IValue> routed;
-    for (size_t i = 0; pass_.options.route_tensor_args && i < args.size(); ++i)
+    for (size_t i = 0; forward_.options.route_tensor_args && i < args.size(); ++i)
       if (args[i].isTensor())
-        routed[names[i]] = pass_.hooks.route(ids_[call], i, args[i].toTensor());
+        routed[names[i]] = forward_.hooks.route(ids_[call], i, args[i].toTensor());
     routed_.push_back(std::move(routed));
   }
 
@@ -247,7 +247,7 @@ class GraphRun {
     for (const std::string& name : names) outs.push_back(value(name));
     routed_.pop_back();
     const c10::IValue out =
-        pass_.hooks.leave(ids_[call], graph_.plan.calls[call].module, pack(call, outs));
+        forward_.hooks.leave(ids_[call], graph_.plan.calls[call].module, pack(call, outs));
     unpack(names, out, graph_.plan.calls[call].out_spec.has_value());
     return out;
   }
@@ -264,7 +264,7 @@ class GraphRun {
       std::vector<c10::IValue> args;
       for (const c10::Argument& param : step.op->schema().arguments()) {
         args.push_back(argument(node, param, lookup));
-        if (args.back().isDevice() && pass_.device) args.back() = *pass_.device;
+        if (args.back().isDevice() && forward_.device) args.back() = *forward_.device;
       }
       results = step.op->call(std::move(args));
     } else {
@@ -292,7 +292,7 @@ class GraphRun {
       throw pt2::UnsupportedArgument("its subgraph takes " +
                                      std::to_string(graph.graph->inputs.size()) + " inputs, " +
                                      std::to_string(inputs.size()) + " given");
-    GraphRun sub(graph, pass_);
+    GraphRun sub(graph, forward_);
     for (size_t i = 0; i < inputs.size(); ++i) sub.bind(graph.graph->inputs[i], inputs[i]);
     sub.routed_.emplace_back();  // call 0: the calls open outside, which route nothing here
     sub.run_nodes();
@@ -330,7 +330,7 @@ class GraphRun {
     if (values.empty()) return c10::IValue();
     const bool root = call == 0 && graph_.graph == nullptr;
     const std::optional<pt2::TreeSpec>& spec =
-        root ? pass_.out_spec : graph_.plan.calls[call].out_spec;
+        root ? forward_.out_spec : graph_.plan.calls[call].out_spec;
     return pt2::unflatten(spec ? &*spec : nullptr, values);
   }
 
@@ -346,7 +346,7 @@ class GraphRun {
   }
 
   const Compiled& graph_;
-  Pass& pass_;
+  ForwardState& forward_;
   std::vector<int> ids_;  // per planned call: its number in the pass, once it started
   std::unordered_map<std::string, c10::IValue> values_;
   std::vector<std::unordered_map<std::string, c10::IValue>> routed_;  // per open call
@@ -431,8 +431,9 @@ void GraphRunner::check_runnable(const pt2::ExportedArchive& archive,
 c10::IValue GraphRunner::run(std::vector<c10::IValue> inputs, CallHooks& hooks,
                              pt2::ExportedArchive& archive) const {
   check_runnable(archive, inputs);
-  Pass pass{hooks, options_, archive.program.out_spec, archive.path, run_device(archive, inputs)};
-  GraphRun run(*main_, pass);
+  ForwardState forward{hooks, options_, archive.program.out_spec, archive.path,
+                       run_device(archive, inputs)};
+  GraphRun run(*main_, forward);
   bind_inputs(archive, inputs, run);
   run.enter_root(inputs);
   run.run_nodes();

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "record/pass/tensor_stats.h"
+#include "tensor_stats/tensor_stats.h"
 #include "util/log.h"
 
 namespace modrec {

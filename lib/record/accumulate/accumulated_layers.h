@@ -9,7 +9,7 @@
 #include "model/call_trace.h"
 #include "record/accumulate/layer_recording.h"
 #include "record/record_options.h"
-#include "record/pass/recorder.h"
+#include "record/collect/recorder.h"
 
 namespace modrec {
 

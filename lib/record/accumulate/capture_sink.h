@@ -11,7 +11,7 @@
 
 #include "model/captures.h"
 #include "record/record_options.h"
-#include "record/pass/recorder.h"
+#include "record/collect/recorder.h"
 #include "record/accumulate/tensor_spool.h"
 #include "stats/running_stats.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "record/pass/batch_file.h"
+#include "record/collect/batch_file.h"
 
 namespace modrec {
 

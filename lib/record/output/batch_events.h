@@ -7,7 +7,7 @@
 
 #include "record/accumulate/accumulated_layers.h"
 #include "record/accumulate/layer_recording.h"
-#include "record/pass/recorder.h"
+#include "record/collect/recorder.h"
 #include "tensorboard/event_file.h"
 
 namespace modrec {

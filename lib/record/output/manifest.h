@@ -6,7 +6,7 @@
 
 #include "load/load_options.h"
 #include "record/accumulate/layer_recording.h"
-#include "record/pass/nonfinite.h"
+#include "record/collect/nonfinite.h"
 #include "record/record_options.h"
 #include "rundir/run_manifest.h"
 #include "arguments/input_batches.h"

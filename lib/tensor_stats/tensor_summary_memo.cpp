@@ -1,8 +1,8 @@
-#include "record/pass/summary_memo.h"
+#include "tensor_stats/tensor_summary_memo.h"
 
 namespace modrec {
 
-TensorSummary SummaryMemo::summarize(const at::Tensor& t) {
+TensorSummary TensorSummaryMemo::summarize(const at::Tensor& t) {
   const c10::TensorImpl* key = t.unsafeGetTensorImpl();
   const uint32_t version = t._version();
   {

@@ -1,8 +1,8 @@
-#include "record/pass/recorder.h"
+#include "record/collect/recorder.h"
 
 #include <c10/core/GradMode.h>
 
-#include "record/pass/gradient_hook.h"
+#include "record/collect/gradient_hook.h"
 #include "pass/value_meta.h"
 
 namespace modrec {

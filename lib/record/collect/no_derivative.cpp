@@ -1,4 +1,4 @@
-#include "record/pass/no_derivative.h"
+#include "record/collect/no_derivative.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>

@@ -1,4 +1,4 @@
-#include "record/pass/gradient_hook.h"
+#include "record/collect/gradient_hook.h"
 
 #include <ATen/SequenceNumber.h>
 #include <torch/csrc/autograd/function.h>

@@ -10,12 +10,12 @@
 
 #include "edit/call_edits.h"
 #include "instrument/call_hooks.h"
-#include "record/pass/batch_file.h"
-#include "record/pass/gradient_hook.h"
-#include "record/pass/no_derivative.h"
+#include "record/collect/batch_file.h"
+#include "record/collect/gradient_hook.h"
+#include "record/collect/no_derivative.h"
 #include "model/captures.h"
-#include "record/pass/summary_memo.h"
-#include "record/pass/tensor_stats.h"
+#include "tensor_stats/tensor_summary_memo.h"
+#include "tensor_stats/tensor_stats.h"
 
 namespace modrec {
 
@@ -28,7 +28,7 @@ struct CapturedValue {
   // gradient never arrived). Gradients fill it only when saving.
   c10::IValue structure;
   uint64_t order = 0;  // when it was captured, on the Recorder's clock
-  // Gradients refused (record/pass/no_derivative.h; CallHooks::untold_gradients).
+  // Gradients refused (record/collect/no_derivative.h; CallHooks::untold_gradients).
   std::vector<NoGradient> no_gradient;
 };
 
@@ -101,8 +101,8 @@ class Recorder : public CallHooks {
   // Counts captures (inputs as calls start, outputs as they return, gradients as they arrive):
   // the order in which values came to exist. Atomic: backward may run hooks on other threads.
   mutable std::atomic<uint64_t> clock_{0};
-  mutable SummaryMemo memo_;  // a container's output and gradient are its last child's
-  at::Tensor rows_;           // undefined: every row
+  mutable TensorSummaryMemo memo_;  // a container's output and gradient are its last child's
+  at::Tensor rows_;                 // undefined: every row
   int64_t samples_ = 0;
   std::deque<CapturedCall> captured_;  // a deque: gradient hooks hold pointers into it
   std::vector<CapturedCall*> open_;    // per open call; nullptr when not recorded

@@ -1,4 +1,4 @@
-#include "record/pass/tensor_stats.h"
+#include "tensor_stats/tensor_stats.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "record/pass/gradient_hook.h"
+#include "record/collect/gradient_hook.h"
 
 namespace modrec {
 

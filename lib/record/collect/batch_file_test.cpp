@@ -1,5 +1,5 @@
 // BatchFile: what a pass writes is read back as it was when written.
-#include "record/pass/batch_file.h"
+#include "record/collect/batch_file.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>

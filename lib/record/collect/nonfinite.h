@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "record/pass/recorder.h"
+#include "record/collect/recorder.h"
 
 namespace modrec {
 

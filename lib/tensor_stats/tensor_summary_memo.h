@@ -14,11 +14,11 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "record/pass/tensor_stats.h"
+#include "tensor_stats/tensor_stats.h"
 
 namespace modrec {
 
-class SummaryMemo {
+class TensorSummaryMemo {
  public:
   // summarize_tensor(t), or the summary made earlier for the same tensor. Thread-safe: autograd
   // may run gradient hooks on other threads.

@@ -1,6 +1,6 @@
 // summarize_tensor: large tensors are split over LibTorch's threads, and the parts merge to what
 // one pass over the whole tensor gives.
-#include "record/pass/tensor_stats.h"
+#include "tensor_stats/tensor_stats.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>

@@ -1,4 +1,4 @@
-#include "record/pass/nonfinite.h"
+#include "record/collect/nonfinite.h"
 
 #include <limits>
 

@@ -1,4 +1,4 @@
-#include "record/pass/batch_file.h"
+#include "record/collect/batch_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "record/pass/call_selection.h"
+#include "record/collect/call_selection.h"
 
 namespace modrec {
 

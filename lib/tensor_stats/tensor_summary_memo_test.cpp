@@ -1,6 +1,6 @@
-// SummaryMemo: the same tensor is summarized once, a tensor changed in place anew, and other
+// TensorSummaryMemo: the same tensor is summarized once, a tensor changed in place anew, and other
 // tensors (views, copies, equal values) on their own.
-#include "record/pass/summary_memo.h"
+#include "tensor_stats/tensor_summary_memo.h"
 
 #include <ATen/ATen.h>
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 using namespace modrec;
 
 TEST_CASE("a tensor summarized twice gives its summary, changed in place its new one") {
-  SummaryMemo memo;
+  TensorSummaryMemo memo;
   at::Tensor t = at::randn({1000});
   const TensorSummary first = memo.summarize(t);
   CHECK(memo.summarize(t).stats.max() == first.stats.max());
@@ -19,7 +19,7 @@ TEST_CASE("a tensor summarized twice gives its summary, changed in place its new
 }
 
 TEST_CASE("views and other tensors are summarized on their own") {
-  SummaryMemo memo;
+  TensorSummaryMemo memo;
   const at::Tensor t = at::arange(10, at::TensorOptions().dtype(at::kFloat));
   CHECK(memo.summarize(t).stats.count() == 10);
   const at::Tensor head = t.narrow(0, 0, 4);  // same storage, another TensorImpl
@@ -29,7 +29,7 @@ TEST_CASE("views and other tensors are summarized on their own") {
 }
 
 TEST_CASE("a freed tensor's place is not mistaken for a new tensor's") {
-  SummaryMemo memo;
+  TensorSummaryMemo memo;
   for (int i = 1; i <= 50; ++i) {  // each new tensor may reuse the memory of the one before
     const at::Tensor t = at::full({64}, static_cast<float>(i));
     CHECK(memo.summarize(t).stats.mean() == i);
