@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "arguments/input_spec.h"
+#include "arguments/input_size_spec.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -14,7 +14,7 @@ std::vector<InputSources> positional_sources(const InputOptions& options) {
                 "give the inputs either as files or as shapes");
   std::vector<InputSources> files;
   for (const auto& file : options.files) files.push_back(open_input_sources(file));
-  std::vector<InputSpec> specs;
+  std::vector<InputSizeSpec> specs;
   for (const auto& size : options.sizes) specs.push_back(parse_input_spec(size));
   for (auto& t : random_inputs(specs, options.seed, options.high))
     files.push_back({{memory_source(t)}});

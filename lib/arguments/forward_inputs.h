@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "load/load_options.h"
+#include "arguments/input_options.h"
 #include "arguments/forward_schema.h"
 #include "sources/sample_source.h"
 

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 #include <torch/csrc/jit/api/module.h>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 #include "util/error_test_fixtures.h"
 
 using namespace modrec;

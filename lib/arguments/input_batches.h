@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "load/shard.h"
+#include "sources/shard.h"
 #include "arguments/forward_inputs.h"
 
 namespace modrec {

@@ -6,8 +6,8 @@
 
 #include <optional>
 
-#include "load/load_options.h"
-#include "load/shard.h"
+#include "arguments/input_options.h"
+#include "sources/shard.h"
 #include "arguments/forward_inputs.h"
 #include "sources/sample_source.h"
 

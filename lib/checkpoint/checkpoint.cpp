@@ -5,7 +5,7 @@
 #include <map>
 
 #include "checkpoint/state_dict_pickle.h"
-#include "load/tensor_extent.h"
+#include "files/tensor_extent.h"
 #include "util/error.h"
 #include "util/read_only_file.h"
 #include "util/text.h"

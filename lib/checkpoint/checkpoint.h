@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checkpoint/dtypes.h"
-#include "load/file_kind.h"
+#include "files/file_kind.h"
 
 namespace modrec {
 
@@ -43,7 +43,7 @@ struct Checkpoint {
   nlohmann::json metadata = nlohmann::json::object();  // safetensors' __metadata__, an index's
 };
 
-// `file` is inspect_file(path)'s, of a kind is_checkpoint (load/file_kind.h) accepts. Throws
+// `file` is inspect_file(path)'s, of a kind is_checkpoint (files/file_kind.h) accepts. Throws
 // Error(bad_input) naming the file (and the tensor) when a header, pickle or index is malformed, a
 // tensor's bytes lie outside its file or overlap another's, a dtype is unknown, or a shard is
 // missing.

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 
 namespace modrec::test {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "instrument/script_model.h"
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 
 namespace modrec {
 namespace {

@@ -20,9 +20,9 @@ using torch::jit::Value;
 }  // namespace
 
 // One forward pass's hooks, numbering its calls as they start.
-class ActiveHooks::Session {
+class ActiveHooks::ForwardHooks {
  public:
-  Session(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks)
+  ForwardHooks(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks)
       : by_object(by_object), hooks_(hooks) {}
 
   void enter(int module, const std::vector<c10::IValue>& args) {
@@ -49,7 +49,7 @@ class ActiveHooks::Session {
 
 namespace {
 
-thread_local ActiveHooks::Session* active = nullptr;
+thread_local ActiveHooks::ForwardHooks* active = nullptr;
 
 int module_of(const c10::IValue& object) {
   if (!active || !object.isObject()) return -1;
@@ -330,7 +330,7 @@ std::vector<std::pair<std::string, int>> static_calls(const torch::jit::Module& 
 }
 
 ActiveHooks::ActiveHooks(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks)
-    : session_(std::make_unique<Session>(by_object, hooks)), previous_(active) {
+    : session_(std::make_unique<ForwardHooks>(by_object, hooks)), previous_(active) {
   active = session_.get();
 }
 

@@ -47,7 +47,7 @@ std::vector<int64_t> traced_pool_kernel(const torch::jit::Module& module);
 // to indices with `by_object` and numbering the calls from 0 as they start.
 class ActiveHooks {
  public:
-  class Session;
+  class ForwardHooks;
 
   ActiveHooks(const std::unordered_map<const void*, int>& by_object, CallHooks& hooks);
   ~ActiveHooks();
@@ -59,8 +59,8 @@ class ActiveHooks {
   c10::IValue leave(int module, const c10::IValue& output);
 
  private:
-  std::unique_ptr<Session> session_;
-  Session* previous_;
+  std::unique_ptr<ForwardHooks> session_;
+  ForwardHooks* previous_;
 };
 
 }  // namespace modrec

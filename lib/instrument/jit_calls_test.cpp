@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 #include <torch/script.h>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 
 namespace modrec {
 

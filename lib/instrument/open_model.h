@@ -1,4 +1,4 @@
-// The one place a model file's format is chosen, by content (load/file_kind.h): a TorchScript
+// The one place a model file's format is chosen, by content (files/file_kind.h): a TorchScript
 // file (.pt), a torch.export archive (.pt2) or an AOTInductor package (.pt2 of compiled code)
 // becomes the InstrumentedModel every job runs.
 #pragma once
@@ -6,8 +6,8 @@
 #include <string>
 
 #include "instrument/instrumented_model.h"
-#include "load/file_kind.h"
-#include "load/load_options.h"
+#include "files/file_kind.h"
+#include "load/model_options.h"
 
 namespace modrec {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "instrument/open_model.h"
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 
 namespace modrec {
 namespace {

@@ -7,7 +7,8 @@
 #include "check/report_table.h"
 #include "rundir/run_scope.h"
 #include "diff/value_diff.h"
-#include "load/load_options.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 #include "record/record_options.h"
 
 namespace modrec {

@@ -4,7 +4,8 @@
 #include <ostream>
 
 #include "graph/graph_formats.h"
-#include "load/load_options.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 
 namespace modrec {
 

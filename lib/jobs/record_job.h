@@ -4,7 +4,8 @@
 #include <functional>
 #include <ostream>
 
-#include "load/load_options.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 #include "record/record_options.h"
 #include "tensorboard/tensorboard_options.h"
 

@@ -3,8 +3,9 @@
 #include <memory>
 
 #include "instrument/instrumented_model.h"
-#include "load/file_kind.h"
-#include "load/load_options.h"
+#include "files/file_kind.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 #include "record/record_options.h"
 #include "arguments/input_batches.h"
 #include "util/error.h"

@@ -3,7 +3,8 @@
 #include <ostream>
 
 #include "edit/edit_spec.h"
-#include "load/load_options.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 #include "summary/exports.h"
 #include "summary/options.h"
 

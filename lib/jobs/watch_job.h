@@ -5,7 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "load/load_options.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 #include "record/record_options.h"
 #include "tensorboard/tensorboard_options.h"
 #include "train/train_options.h"

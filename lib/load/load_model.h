@@ -4,8 +4,8 @@
 
 #include <torch/csrc/jit/api/module.h>
 
-#include "load/file_kind.h"
-#include "load/load_options.h"
+#include "files/file_kind.h"
+#include "load/model_options.h"
 
 namespace modrec {
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 #include "util/error_test_fixtures.h"
 #include "util/scratch_dir.h"
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "instrument/ivalue_walk.h"  // the walks over a value that rows and recordings use
 #include "model/call_trace.h"
 
 namespace modrec {
@@ -14,31 +15,5 @@ namespace modrec {
 ValueMeta args_meta(const std::vector<c10::IValue>& args);
 // A forward hook's `outputs`: the value the call returned.
 ValueMeta result_meta(const c10::IValue& value);
-
-// `value` with every undefined tensor replaced by None, as Python would see it: what a recording
-// keeps. (The model itself continues with its own value, whose types say Tensor.)
-c10::IValue undefined_as_none(const c10::IValue& value);
-
-// Calls fn(at, leaf) for every value inside `value` that is not a tensor nor a container (None,
-// bool, int, float, str, ...), depth-first; `at` is its place, indices and dict keys joined by
-// '.' ("2" is a call's third argument; "" the value itself).
-void for_each_non_tensor(const c10::IValue& value,
-                         const std::function<void(const std::string&, const c10::IValue&)>& fn);
-
-// The place of every tensor inside `value`, in flatten_tensors' order, as for_each_non_tensor
-// writes places ("1.0": value[1][0]; "" for a lone tensor).
-std::vector<std::string> tensor_places(const c10::IValue& value);
-
-// Every tensor inside `value` (tuples, lists, dict values, depth-first).
-void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out);
-
-// `value` with each tensor replaced by fn(tensor), in flatten_tensors' order; tuples, typed lists
-// and dicts keep their types, so TorchScript code downstream accepts the result.
-c10::IValue map_tensors(const c10::IValue& value,
-                        const std::function<at::Tensor(const at::Tensor&)>& fn);
-
-// The inverse of flatten_tensors: `shape` with its tensors replaced, in flatten_tensors' order, by
-// `tensors` (undefined ones by None). Lists and dicts come back as tuples of their values.
-c10::IValue rebuild_tensors(const c10::IValue& shape, const std::vector<at::Tensor>& tensors);
 
 }  // namespace modrec

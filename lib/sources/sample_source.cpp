@@ -1,6 +1,6 @@
 #include "sources/sample_source.h"
 
-#include "load/file_kind.h"
+#include "files/file_kind.h"
 #include "sources/file_sequence.h"
 #include "sources/npy_source.h"
 #include "tensor_files/read_inputs.h"

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "load/shard.h"
+#include "sources/shard.h"
 #include "sources/source_files.h"
 
 namespace modrec {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 #include "tensor_files/read_inputs.h"
 #include "tensor_files/test_fixtures.h"
 #include "tensor_files/write_tensors.h"

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 
 using namespace modrec;
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 
 namespace modrec::test {
 

@@ -5,7 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "load/load_options.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 #include "record/record_options.h"
 #include "rundir/run_manifest.h"
 #include "arguments/input_batches.h"

@@ -8,8 +8,8 @@
 
 #include "fuzz_file.h"
 #include "checkpoint/checkpoint.h"
-#include "load/archive.h"
-#include "load/file_kind.h"
+#include "files/archive.h"
+#include "files/file_kind.h"
 #include "load/load_model.h"
 #include "load/pt2/exported_archive.h"
 #include "util/error.h"

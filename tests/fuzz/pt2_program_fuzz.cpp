@@ -19,8 +19,8 @@
 
 #include "fuzz_file.h"
 #include "instrument/open_model.h"
-#include "load/archive.h"
-#include "load/file_kind.h"
+#include "files/archive.h"
+#include "files/file_kind.h"
 #include "util/error.h"
 
 namespace {

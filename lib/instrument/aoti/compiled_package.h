@@ -8,7 +8,7 @@
 #include <string>
 
 #include "instrument/instrumented_model.h"
-#include "load/file_kind.h"
+#include "files/file_kind.h"
 
 namespace modrec {
 

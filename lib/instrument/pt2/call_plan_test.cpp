@@ -4,7 +4,7 @@
 
 #include "load/pt2/exported_archive.h"
 #include "load/pt2/exported_tree.h"
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 
 using namespace modrec;
 

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "instrument/ivalue_walk.h"
 #include "instrument/pt2/call_plan.h"
 #include "instrument/pt2/dispatcher_ops.h"
 #include "instrument/pt2/higher_order_ops.h"
@@ -341,7 +342,7 @@ class GraphRun {
               bool structured = false) {
     if (names.size() == 1 && !out.isList() && !structured) return bind(names[0], out);
     std::vector<c10::IValue> values;
-    pt2::flatten(out, values);
+    flatten_values(out, values);
     for (size_t i = 0; i < names.size() && i < values.size(); ++i) bind(names[i], values[i]);
   }
 

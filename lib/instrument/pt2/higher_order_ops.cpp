@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <map>
 
+#include "instrument/ivalue_walk.h"
 #include "instrument/pt2/auto_functionalized.h"
 #include "instrument/pt2/node_args.h"
-#include "instrument/pt2/pytree.h"
 
 namespace modrec::pt2 {
 namespace {
@@ -17,7 +17,7 @@ namespace {
 // The flattened values after the first `skip` arguments.
 std::vector<c10::IValue> operands(const std::vector<c10::IValue>& args, size_t skip) {
   std::vector<c10::IValue> out;
-  for (size_t i = skip; i < args.size(); ++i) flatten(args[i], out);
+  for (size_t i = skip; i < args.size(); ++i) flatten_values(args[i], out);
   return out;
 }
 

@@ -48,16 +48,4 @@ c10::IValue unflatten(const TreeSpec* spec, const std::vector<c10::IValue>& leav
   return c10::ivalue::Tuple::create(leaves);
 }
 
-void flatten(const c10::IValue& value, std::vector<c10::IValue>& out) {
-  if (value.isTuple()) {
-    for (const auto& v : value.toTupleRef().elements()) flatten(v, out);
-  } else if (value.isList()) {
-    for (const c10::IValue v : value.toListRef()) flatten(v, out);
-  } else if (value.isGenericDict()) {
-    for (const auto& entry : value.toGenericDict()) flatten(entry.value(), out);
-  } else {
-    out.push_back(value);
-  }
-}
-
 }  // namespace modrec::pt2

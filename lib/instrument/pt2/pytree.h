@@ -1,5 +1,5 @@
 // A program's flat outputs put back into forward's result structure (torch.utils._pytree's
-// spec, typed at load: load/pt2/program.h's TreeSpec), and a structure flattened again.
+// spec, typed at load: load/pt2/program.h's TreeSpec); instrument/ivalue_walk.h flattens one.
 #pragma once
 #include <ATen/core/ivalue.h>
 
@@ -15,8 +15,5 @@ size_t leaf_count(const TreeSpec& spec);
 // `leaves` arranged as `spec` says; without a spec, or one with other containers (a namedtuple,
 // a dataclass) or another number of leaves: the one leaf, or a tuple of them.
 c10::IValue unflatten(const TreeSpec* spec, const std::vector<c10::IValue>& leaves);
-
-// The values inside tuples, lists and dicts, depth-first (dicts in insertion order).
-void flatten(const c10::IValue& value, std::vector<c10::IValue>& out);
 
 }  // namespace modrec::pt2

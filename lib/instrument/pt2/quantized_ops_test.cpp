@@ -5,7 +5,7 @@
 #include <torch/serialize.h>
 
 #include "instrument/pt2/dispatcher_ops.h"
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 
 using namespace modrec;
 using modrec::test::slurp;

@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "load/archive.h"
-#include "load/tensor_extent.h"
+#include "files/archive.h"
+#include "files/tensor_extent.h"
 #include "load/pt2/program_json.h"
 #include "load/pt2/schema_enums.h"
 #include "util/error.h"

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "load/archive.h"
-#include "load/load_options.h"
+#include "files/archive.h"
+#include "load/model_options.h"
 #include "load/pt2/export_notes.h"
 #include "load/pt2/program.h"
 

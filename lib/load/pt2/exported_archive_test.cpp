@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "load/file_kind.h"
+#include "files/file_kind.h"
 #include "load/pt2/exported_tree.h"
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 #include "util/error.h"
 
 using namespace modrec;
@@ -39,8 +39,8 @@ std::string load_error(const std::string& name) {
 }  // namespace
 
 TEST_CASE("a torch.export archive is told apart by its content") {
-  CHECK(classify(fixture("net.pt2")) == FileKind::exported);
-  CHECK(classify(fixture("truncated.pt2")) == FileKind::damaged);
+  CHECK(inspect_file(fixture("net.pt2")).kind == FileKind::exported);
+  CHECK(inspect_file(fixture("truncated.pt2")).kind == FileKind::damaged);
 }
 
 TEST_CASE("the stored parameters and buffers are PyTorch's") {

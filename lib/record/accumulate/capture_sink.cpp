@@ -78,7 +78,7 @@ std::string CaptureSink::file_stem(size_t i) const {
   return stats_.size() == 1 ? capture : capture + "." + std::to_string(i);
 }
 
-void CaptureSink::keep(size_t i, const StoredTensor& stored) {
+void CaptureSink::keep(size_t i, const BatchFileTensor& stored) {
   if (save_ == SaveFormat::none) return;
   if (reduce_ == Reduce::none) {
     spools_[i].append(stored);

@@ -69,7 +69,7 @@ class CaptureSink {
   void start(const CapturedValue& value);
   std::string relative_dir() const;       // tensors/<label>
   std::string file_stem(size_t i) const;  // <capture>[.<i> | .<name>]
-  void keep(size_t i, const StoredTensor& stored);
+  void keep(size_t i, const BatchFileTensor& stored);
   at::Tensor result(size_t i);
 
   SaveFormat save_;

@@ -19,7 +19,7 @@ std::vector<int64_t> trailing(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
-void TensorSpool::append(const StoredTensor& t) {
+void TensorSpool::append(const BatchFileTensor& t) {
   if (batches_.empty()) {
     shape_ = t.shape;
   } else {
@@ -29,7 +29,7 @@ void TensorSpool::append(const StoredTensor& t) {
   batches_.push_back(t);
 }
 
-void TensorSpool::check_fits(const StoredTensor& t) const {
+void TensorSpool::check_fits(const BatchFileTensor& t) const {
   const std::string hint = "record without --batch-size, or with --reduce or --save none";
   const at::ScalarType dtype = batches_.front().dtype;
   if (shape_.empty() || t.shape.empty())
@@ -44,14 +44,14 @@ void TensorSpool::check_fits(const StoredTensor& t) const {
 void TensorSpool::write_npy(const std::string& path) {
   if (batches_.empty()) return;
   NpyStream out(path, batches_.front().dtype, shape_);
-  for (const StoredTensor& b : batches_) out.append(take_stored(b));
+  for (const BatchFileTensor& b : batches_) out.append(take_stored(b));
   out.close();
 }
 
 at::Tensor TensorSpool::take() {
   at::Tensor t = at::empty(shape_, at::TensorOptions().dtype(batches_.front().dtype));
   char* at = static_cast<char*>(t.data_ptr());
-  for (const StoredTensor& b : batches_) {
+  for (const BatchFileTensor& b : batches_) {
     take_stored(b, at);
     at += b.bytes();
   }

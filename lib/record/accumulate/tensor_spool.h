@@ -19,7 +19,7 @@ class TensorSpool {
  public:
   explicit TensorSpool(std::string where) : where_(std::move(where)) {}
 
-  void append(const StoredTensor& t);  // one batch
+  void append(const BatchFileTensor& t);  // one batch
   // The concatenated shape so far (empty before the first batch).
   const std::vector<int64_t>& shape() const { return shape_; }
 
@@ -30,10 +30,10 @@ class TensorSpool {
   at::Tensor take();
 
  private:
-  void check_fits(const StoredTensor& t) const;
+  void check_fits(const BatchFileTensor& t) const;
 
   std::string where_;
-  std::vector<StoredTensor> batches_;
+  std::vector<BatchFileTensor> batches_;
   std::vector<int64_t> shape_;
 };
 

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 #include "util/error.h"
 
 using namespace modrec;

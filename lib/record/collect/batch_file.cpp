@@ -30,7 +30,7 @@ void transfer(Io io, const std::string& path, const char* what, char* data, uint
 
 }  // namespace
 
-uint64_t StoredTensor::bytes() const {
+uint64_t BatchFileTensor::bytes() const {
   uint64_t n = c10::elementSize(dtype);
   for (int64_t d : shape) n *= static_cast<uint64_t>(d);
   return n;
@@ -43,7 +43,7 @@ BatchFile::~BatchFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-StoredTensor BatchFile::write(const at::Tensor& tensor) {
+BatchFileTensor BatchFile::write(const at::Tensor& tensor) {
   const at::Tensor t = tensor.detach().to(at::kCPU).contiguous();
   std::lock_guard<std::mutex> lock(mutex_);
   Stopwatch clock;
@@ -52,7 +52,7 @@ StoredTensor BatchFile::write(const at::Tensor& tensor) {
     fd_ = ::open(path_->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) throw write_error("cannot open", *path_);
   }
-  StoredTensor s{path_, size_, t.scalar_type(), t.sizes().vec()};
+  BatchFileTensor s{path_, size_, t.scalar_type(), t.sizes().vec()};
   const uint64_t size = s.bytes();
   // An empty tensor's data pointer may be null: nothing is written for it.
   if (size > 0)
@@ -63,7 +63,7 @@ StoredTensor BatchFile::write(const at::Tensor& tensor) {
   return s;
 }
 
-void take_stored(const StoredTensor& s, void* dst) {
+void take_stored(const BatchFileTensor& s, void* dst) {
   const uint64_t size = s.bytes();
   if (size == 0) return;
   const int fd = ::open(s.file->c_str(), O_RDWR | O_CLOEXEC);
@@ -89,7 +89,7 @@ void take_stored(const StoredTensor& s, void* dst) {
   ::close(fd);
 }
 
-at::Tensor take_stored(const StoredTensor& s) {
+at::Tensor take_stored(const BatchFileTensor& s) {
   at::Tensor t = at::empty(s.shape, at::TensorOptions().dtype(s.dtype));
   take_stored(s, t.data_ptr());
   return t;

@@ -14,7 +14,7 @@
 namespace modrec {
 
 // A tensor's C-order bytes at `offset` in `file`.
-struct StoredTensor {
+struct BatchFileTensor {
   std::shared_ptr<const std::string> file;
   uint64_t offset = 0;
   at::ScalarType dtype = at::kFloat;
@@ -32,7 +32,7 @@ class BatchFile {
 
   // Appends t (detached, on the CPU, contiguous). Throws Error(write_failed) naming the file.
   // Thread-safe: backward may run hooks on one thread per device.
-  StoredTensor write(const at::Tensor& t);
+  BatchFileTensor write(const at::Tensor& t);
   double seconds() const { return seconds_; }  // spent in write(): disk time
   const std::string& path() const { return *path_; }
 
@@ -47,8 +47,8 @@ class BatchFile {
 // Reads s's bytes into dst (s.bytes() of room), once: its disk space is given back (a hole
 // punched where the filesystem allows it), so that writing the final files does not need the
 // recording's size twice. Throws Error(write_failed) naming the file.
-void take_stored(const StoredTensor& s, void* dst);
+void take_stored(const BatchFileTensor& s, void* dst);
 // s as a new tensor of its dtype and shape, the same way.
-at::Tensor take_stored(const StoredTensor& s);
+at::Tensor take_stored(const BatchFileTensor& s);
 
 }  // namespace modrec

@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 #include "util/error.h"
 
 using namespace modrec;
@@ -16,7 +16,7 @@ using namespace modrec;
 TEST_CASE("a stored tensor keeps the values it had when written") {
   BatchFile file(test::temp_dir("spool") + "/batch-1.raw");
   at::Tensor t = at::arange(6, at::kFloat).reshape({2, 3}).t();  // not contiguous
-  const StoredTensor s = file.write(t);
+  const BatchFileTensor s = file.write(t);
   const at::Tensor want = t.clone();
   t.mul_(-1);  // an in-place op later in the pass
   CHECK(s.shape == std::vector<int64_t>{3, 2});
@@ -27,7 +27,7 @@ TEST_CASE("a stored tensor keeps the values it had when written") {
 TEST_CASE("a stored tensor whose file is gone is a write error naming the file") {
   const std::string path = test::temp_dir("spool") + "/batch-1.raw";
   BatchFile file(path);
-  const StoredTensor s = file.write(at::ones({4}));
+  const BatchFileTensor s = file.write(at::ones({4}));
   std::filesystem::remove(path);
   try {
     take_stored(s);
@@ -63,8 +63,8 @@ TEST_CASE("take_stored gives the disk space of the tensor it read back") {
   }
   const std::string path = dir + "/batch-1.raw";
   BatchFile file(path);
-  const StoredTensor kept = file.write(at::ones({1 << 18}));  // 1 MiB
-  const StoredTensor gone = file.write(at::ones({1 << 18}));
+  const BatchFileTensor kept = file.write(at::ones({1 << 18}));  // 1 MiB
+  const BatchFileTensor gone = file.write(at::ones({1 << 18}));
   const int64_t before = allocated_kib(path);
   CHECK(at::equal(take_stored(gone), at::ones({1 << 18})));  // read before the hole
   CHECK(allocated_kib(path) <= before - 1000);

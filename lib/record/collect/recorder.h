@@ -23,7 +23,7 @@ namespace modrec {
 struct CapturedValue {
   std::vector<TensorSummary> tensors;  // every present tensor, depth-first
   // When saving: the same tensors in the batch file.
-  std::vector<StoredTensor> stored;
+  std::vector<BatchFileTensor> stored;
   // Where the tensors sit in the value (left undefined), with its non-tensor values (None where a
   // gradient never arrived). Gradients fill it only when saving.
   c10::IValue structure;
@@ -34,10 +34,10 @@ struct CapturedValue {
 
 // A gradient that may arrive during backward, for one tensor slot of a call.
 struct GradientSlot {
-  std::optional<TensorSummary> summary;  // empty: no gradient reached it
-  std::optional<StoredTensor> stored;    // when saving
-  uint64_t order = 0;                    // when it arrived, on the Recorder's clock
-  GradientEdge edge;                     // where the hook waits for it
+  std::optional<TensorSummary> summary;   // empty: no gradient reached it
+  std::optional<BatchFileTensor> stored;  // when saving
+  uint64_t order = 0;                     // when it arrived, on the Recorder's clock
+  GradientEdge edge;                      // where the hook waits for it
   // Operators without a derivative on a way from the loss to here: the gradient is refused.
   std::vector<std::string> blocked_by;
   // Non-empty: the model cannot tell it (CallHooks::untold_gradients), so it is refused unhooked.

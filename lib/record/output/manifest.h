@@ -4,7 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "load/load_options.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 #include "record/accumulate/layer_recording.h"
 #include "record/collect/nonfinite.h"
 #include "record/record_options.h"

@@ -1,4 +1,4 @@
-#include "arguments/input_spec.h"
+#include "arguments/input_size_spec.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -28,14 +28,14 @@ int64_t parse_dim(const std::string& text, const std::string& dim) {
 }
 
 // The bytes a spec asks for; 0 when the count overflows 64 bits (more than any machine has).
-uint64_t bytes_of(const InputSpec& s) {
+uint64_t bytes_of(const InputSizeSpec& s) {
   uint64_t bytes = c10::elementSize(s.dtype);
   for (int64_t d : s.shape)
     if (__builtin_mul_overflow(bytes, uint64_t(d), &bytes)) return 0;
   return bytes;
 }
 
-Error cannot_allocate(const InputSpec& s, uint64_t bytes, const std::string& why) {
+Error cannot_allocate(const InputSizeSpec& s, uint64_t bytes, const std::string& why) {
   const std::string asked = bytes ? std::to_string(bytes) + " bytes" : "more than 2^64 bytes";
   return Error(
       Exit::usage,
@@ -43,7 +43,7 @@ Error cannot_allocate(const InputSpec& s, uint64_t bytes, const std::string& why
       "--input-size", "ask for a smaller shape, or stream a file with --input and --batch-size");
 }
 
-at::Tensor draw(const InputSpec& s, at::Generator& gen, int64_t high) {
+at::Tensor draw(const InputSizeSpec& s, at::Generator& gen, int64_t high) {
   auto options = at::TensorOptions().dtype(s.dtype);
   if (s.dtype == at::kBool)
     return at::randint(0, std::min<int64_t>(high, 2), s.shape, gen, options);
@@ -55,8 +55,8 @@ at::Tensor draw(const InputSpec& s, at::Generator& gen, int64_t high) {
 
 }  // namespace
 
-InputSpec parse_input_spec(const std::string& text) {
-  InputSpec spec;
+InputSizeSpec parse_input_spec(const std::string& text) {
+  InputSizeSpec spec;
   std::string dims = text.substr(0, text.find(':'));
   if (dims.size() < text.size() && !parse_dtype(text.substr(dims.size() + 1), spec.dtype))
     throw bad_spec(text, "unknown dtype '" + text.substr(dims.size() + 1) + "'");
@@ -69,7 +69,7 @@ InputSpec parse_input_spec(const std::string& text) {
   return spec;
 }
 
-std::vector<at::Tensor> random_inputs(const std::vector<InputSpec>& specs, uint64_t seed,
+std::vector<at::Tensor> random_inputs(const std::vector<InputSizeSpec>& specs, uint64_t seed,
                                       int64_t high) {
   if (high < 1)
     throw Error(Exit::usage, "--high must be at least 1, got " + std::to_string(high), "--high",

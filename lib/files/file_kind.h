@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "load/archive.h"
+#include "files/archive.h"
 
 namespace modrec {
 
@@ -52,7 +52,6 @@ FileKind sniff_file(const std::string& path);
 // sniff_file, then a zip's entries: torchscript, state_dict, ... or damaged; a JSON text's keys:
 // checkpoint_index or json. Never zip. The file is opened once.
 FileInfo inspect_file(const std::string& path);
-inline FileKind classify(const std::string& path) { return inspect_file(path).kind; }
 
 // "is a state_dict, not a TorchScript model", for "model file <...>".
 std::string describe(const FileInfo& info);

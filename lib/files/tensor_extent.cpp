@@ -1,4 +1,4 @@
-#include "load/tensor_extent.h"
+#include "files/tensor_extent.h"
 
 #include <algorithm>
 

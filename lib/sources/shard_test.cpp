@@ -1,4 +1,4 @@
-#include "load/shard.h"
+#include "sources/shard.h"
 
 #include <doctest/doctest.h>
 

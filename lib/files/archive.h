@@ -29,7 +29,7 @@ class Archive {
   // truncated or malformed. The file stays open, shared by copies, for every later read: a model
   // file is opened once per command.
   static Archive open(const std::string& path);
-  // The same on a file already open (load/file_kind.h read its first bytes through it); `path`
+  // The same on a file already open (files/file_kind.h read its first bytes through it); `path`
   // names it in messages.
   static Archive open(const std::string& path, std::shared_ptr<const ReadOnlyFile> file);
 

@@ -1,4 +1,4 @@
-#include "arguments/input_spec.h"
+#include "arguments/input_size_spec.h"
 
 #include <doctest/doctest.h>
 
@@ -10,10 +10,10 @@
 using namespace modrec;
 
 TEST_CASE("parse_input_spec reads shapes and dtypes") {
-  InputSpec a = parse_input_spec("1x3x224x224");
+  InputSizeSpec a = parse_input_spec("1x3x224x224");
   CHECK((a.shape == std::vector<int64_t>{1, 3, 224, 224}));
   CHECK((a.dtype == at::kFloat));
-  InputSpec b = parse_input_spec("2x12:long");
+  InputSizeSpec b = parse_input_spec("2x12:long");
   CHECK((b.shape == std::vector<int64_t>{2, 12}));
   CHECK((b.dtype == at::kLong));
   CHECK((parse_input_spec("7").shape == std::vector<int64_t>{7}));
@@ -53,8 +53,8 @@ TEST_CASE("dtype_name gives torch's names") {
 }
 
 TEST_CASE("random inputs: deterministic, integers in [0, high), usage error for high < 1") {
-  std::vector<InputSpec> specs = {parse_input_spec("50x40:long"), parse_input_spec("3x3:half"),
-                                  parse_input_spec("10:bool")};
+  std::vector<InputSizeSpec> specs = {parse_input_spec("50x40:long"), parse_input_spec("3x3:half"),
+                                      parse_input_spec("10:bool")};
   auto a = random_inputs(specs, 3, 5);
   auto b = random_inputs(specs, 3, 5);
   for (size_t i = 0; i < a.size(); ++i) CHECK(at::equal(a[i], b[i]));
@@ -67,8 +67,8 @@ TEST_CASE("random inputs: deterministic, integers in [0, high), usage error for 
 }
 
 TEST_CASE("random inputs equal Python's generator's with the same seed (torch.load reads them)") {
-  std::vector<InputSpec> specs = {parse_input_spec("2x3"), parse_input_spec("4:long"),
-                                  parse_input_spec("3:double"), parse_input_spec("2x2:int32")};
+  std::vector<InputSizeSpec> specs = {parse_input_spec("2x3"), parse_input_spec("4:long"),
+                                      parse_input_spec("3:double"), parse_input_spec("2x2:int32")};
   std::vector<at::Tensor> random = random_inputs(specs, 7, 10);
   write_pt(test::fixture("out_random.pt"),
            c10::ivalue::Tuple::create(std::vector<c10::IValue>(random.begin(), random.end())));

@@ -1,6 +1,6 @@
 // What a pickle (the data.pkl of a torch.save archive) starts with: enough to tell a tensor, a
-// state_dict, a list/dict and an eager module apart without unpickling. Header-only and torch-free
-// so that tensor_files/ shares it without linking this stage.
+// state_dict, a list/dict and an eager module apart without unpickling. Header-only and torch-free:
+// file_kind.cpp and tensor_files/ read it.
 #pragma once
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "pass/meta_kernels.h"
+#include "load/meta/meta_kernels.h"
 
 #include <ATen/ATen.h>
 #include <ATen/native/ConvUtils.h>

@@ -1,20 +1,10 @@
-#include "load/load_options.h"
+#include "arguments/input_options.h"
 
 #include <regex>
 
 #include "util/error.h"
 
 namespace modrec {
-
-const EnumNames<Device>& device_names() {
-  static const EnumNames<Device> names{{"cpu", Device::cpu}, {"cuda", Device::cuda}};
-  return names;
-}
-
-const EnumNames<Mode>& mode_names() {
-  static const EnumNames<Mode> names{{"eval", Mode::eval}, {"train", Mode::train}};
-  return names;
-}
 
 std::optional<NamedText> split_named(const std::string& text) {
   static const std::regex named("([A-Za-z_][A-Za-z0-9_]*)=(.*)");

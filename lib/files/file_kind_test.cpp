@@ -1,14 +1,14 @@
-#include "load/file_kind.h"
+#include "files/file_kind.h"
 
 #include <doctest/doctest.h>
 
 #include "load/test_fixtures.h"
-#include "load/pickle_head.h"
+#include "files/pickle_head.h"
 
 using namespace modrec;
 using modrec::test::fixture;
 
-TEST_CASE("classify tells the files torch and numpy write apart") {
+TEST_CASE("inspect_file tells the files torch and numpy write apart") {
   struct Case {
     const char* file;
     FileKind kind;
@@ -33,7 +33,7 @@ TEST_CASE("classify tells the files torch and numpy write apart") {
   };
   for (const auto& c : cases) {
     INFO(std::string(c.file));
-    CHECK(classify(fixture(c.file)) == c.kind);
+    CHECK(inspect_file(fixture(c.file)).kind == c.kind);
   }
 }
 

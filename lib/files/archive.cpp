@@ -1,4 +1,4 @@
-#include "load/archive.h"
+#include "files/archive.h"
 
 #include <array>
 #include <cstring>

@@ -1,11 +1,11 @@
-#include "load/archive.h"
+#include "files/archive.h"
 
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "load/file_kind.h"
+#include "files/file_kind.h"
 #include "load/test_fixtures.h"
 #include "util/error.h"
 #include "util/error_test_fixtures.h"

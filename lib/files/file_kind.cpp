@@ -1,12 +1,12 @@
-#include "load/file_kind.h"
+#include "files/file_kind.h"
 
 #include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
-#include "load/archive.h"
-#include "load/pickle_head.h"
+#include "files/archive.h"
+#include "files/pickle_head.h"
 #include "util/error.h"
 #include "util/read_only_file.h"
 #include "util/regular_file.h"
