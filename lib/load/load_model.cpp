@@ -7,11 +7,11 @@
 #include <optional>
 #include <regex>
 
-#include "load/archive.h"
-#include "load/file_kind.h"
-#include "load/meta_import.h"
+#include "files/archive.h"
+#include "files/file_kind.h"
+#include "load/meta/meta_import.h"
 #include "load/operator_libraries.h"
-#include "load/storage_extents.h"
+#include "files/archive_adapter.h"
 #include "load/version.h"
 #include "util/error.h"
 
@@ -36,39 +36,6 @@ void verify_compressed(const Archive& archive, caffe2::serialize::PyTorchStreamR
     archive.check_crc(e, data.get(), size);
   }
 }
-
-// LibTorch's zip reader reads through this rather than opening the file again: from the
-// Archive's open file, the directory from the bytes read when it was opened. With Weights::meta a
-// read of a data record fills nothing (LibTorch's unpickler moves the storage to the meta device
-// at once, never looking at its bytes); otherwise the memory it is read into is noted with its
-// entry (RecordReads), which check_storage_extents holds each tensor to.
-class ArchiveAdapter final : public caffe2::serialize::ReadAdapterInterface {
- public:
-  ArchiveAdapter(std::shared_ptr<const Archive> archive, Weights weights)
-      : archive_(std::move(archive)), weights_(weights), records_(*archive_) {}
-  size_t size() const override { return archive_->file_size(); }
-  // Errors are short reads here: miniz, a C library, cannot pass an exception on; LibTorch then
-  // throws its own, which cannot_load words.
-  size_t read(uint64_t pos, void* buf, size_t n, const char* /*what*/) const override {
-    if (pos >= size()) return 0;
-    n = static_cast<size_t>(std::min<uint64_t>(n, size() - pos));
-    if (weights_ == Weights::meta && records_.record_within(pos, n)) return n;
-    try {
-      archive_->read_at(pos, buf, n);
-    } catch (const Error&) {
-      return 0;
-    }
-    records_.note(pos, buf, n);
-    return n;
-  }
-
-  RecordReads& records() const { return records_; }
-
- private:
-  std::shared_ptr<const Archive> archive_;
-  Weights weights_;
-  mutable RecordReads records_;
-};
 
 // The operator a model calls that no registered library has: "torchvision::nms" from LibTorch's
 // "Unknown builtin op: torchvision::nms."; empty for other failures.
@@ -146,9 +113,10 @@ std::optional<torch::jit::Module> try_load(
 torch::jit::Module load_model(const std::string& path, const FileInfo& file, Weights weights) {
   if (file.kind != FileKind::torchscript)
     throw Error(Exit::bad_input, "model file " + describe(file), path, model_hint(file.kind));
-  // LibTorch itself loads an archive with damaged weight bytes silently.
-  file.archive->verify_crc(weights == Weights::meta ? is_data_record : nullptr);
-  auto adapter = std::make_shared<ArchiveAdapter>(file.archive, weights);
+  // LibTorch itself loads an archive with damaged bytes silently. The data records (the weights)
+  // are checked as LibTorch reads them, the rest here.
+  file.archive->verify_crc(is_data_record);
+  auto adapter = std::make_shared<ArchiveAdapter>(file.archive, weights == Weights::read);
   try {
     caffe2::serialize::PyTorchStreamReader reader(adapter);
     verify_compressed(*file.archive, reader);
@@ -159,11 +127,13 @@ torch::jit::Module load_model(const std::string& path, const FileInfo& file, Wei
   // (torchvision's) is loaded, once per namespace, and the load tried again.
   std::string why;
   for (;;) {
-    adapter->records().forget();
+    adapter->forget();
     if (auto module = try_load(adapter, weights, why)) {
-      check_storage_extents(module->_ivalue(), adapter->records().backing(), path);
+      if (weights == Weights::read) adapter->verify_unread();
+      check_storage_extents(module->_ivalue(), adapter->backing(), path);
       return std::move(*module);
     }
+    adapter->throw_if_damaged();
     const std::string op = missing_operator(why);
     if (op.empty() || !load_namespace_library(namespace_of(op)))
       throw cannot_load(*file.archive, why);

@@ -1,22 +1,21 @@
 #include "tensor_files/read_inputs.h"
 
 #include <caffe2/serialize/inline_container.h>
-#include <caffe2/serialize/read_adapter_interface.h>
 #include <torch/csrc/jit/serialization/import_read.h>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
+#include <optional>
 
-#include "load/archive.h"
-#include "load/file_kind.h"
-#include "load/pickle_head.h"
-#include "load/storage_extents.h"
+#include "files/archive.h"
+#include "files/file_kind.h"
+#include "files/pickle_head.h"
+#include "files/archive_adapter.h"
 #include "tensor_files/npy.h"
 #include "tensor_files/pickle_lengths.h"
 #include "util/error.h"
+#include "util/read_only_file.h"
 #include "util/regular_file.h"
 
 namespace modrec {
@@ -29,53 +28,34 @@ Error bad_input(const std::string& path, const std::string& what, const std::str
   return Error(Exit::bad_input, "input file " + what, path, hint);
 }
 
-std::vector<char> read_file(const std::string& path) {
+// The input file, opened once; what keeps it from being read is said in an input file's terms.
+std::shared_ptr<const ReadOnlyFile> open_input(const std::string& path) {
   std::error_code ec;
   auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) throw bad_input(path, "does not exist", "check the path");
   if (std::filesystem::is_directory(status)) throw bad_input(path, "is a directory");
   require_regular_file(path, "input file");
-  std::ifstream in(path, std::ios::binary);
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!in || ec) throw bad_input(path, "cannot be read", "check the file's permissions");
-  // One read of the whole file: an istreambuf_iterator copies it a byte at a time.
-  std::vector<char> bytes(size);
-  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  bytes.resize(static_cast<size_t>(in.gcount()));  // shorter if the file shrank meanwhile
-  if (bytes.empty()) throw bad_input(path, "is empty");
+  auto file = ReadOnlyFile::open(path);
+  if (!file) throw bad_input(path, "cannot be read", "check the file's permissions");
+  if (file->size() == 0) throw bad_input(path, "is empty");
+  return file;
+}
+
+// `size` bytes from the start (the whole file: std::nullopt).
+std::string read_bytes(const ReadOnlyFile& file, const std::string& path,
+                       std::optional<uint64_t> size = std::nullopt) {
+  std::string bytes(std::min(file.size(), size.value_or(file.size())), '\0');
+  if (!file.read(0, bytes.data(), bytes.size()))  // it shrank since it was opened
+    throw bad_input(path, "cannot be read", "check that nothing writes it meanwhile");
   return bytes;
 }
 
-// The file's bytes for LibTorch's zip reader. LibTorch's MemoryReadAdapter (and the reader inside
-// pickle_load, so it is not used either) copies whatever range miniz asks for, and a malformed zip
-// makes miniz ask for bytes before the buffer: an out-of-bounds read found by fuzzing
-// (tests/fuzz/regressions/). Reading short instead makes miniz report the archive as invalid.
-// The memory each data record is read into is noted (RecordReads), for check_storage_extents.
-class BoundedReader final : public caffe2::serialize::ReadAdapterInterface {
- public:
-  explicit BoundedReader(const std::vector<char>& bytes) : bytes_(bytes) {}
-  size_t size() const override { return bytes_.size(); }
-  size_t read(uint64_t pos, void* buf, size_t n, const char* /*what*/) const override {
-    if (pos >= bytes_.size()) return 0;
-    n = std::min<uint64_t>(n, bytes_.size() - pos);
-    std::memcpy(buf, bytes_.data() + pos, n);
-    if (records_) records_->note(pos, buf, n);
-    return n;
-  }
-  // From now on, reads of `records`' data records are noted there.
-  void note_reads(RecordReads& records) { records_ = &records; }
-
- private:
-  const std::vector<char>& bytes_;
-  RecordReads* records_ = nullptr;
-};
-
 using ZipReader = caffe2::serialize::PyTorchStreamReader;
 
-std::unique_ptr<ZipReader> open_zip(const std::shared_ptr<BoundedReader>& bytes,
+std::unique_ptr<ZipReader> open_zip(const std::shared_ptr<ArchiveAdapter>& adapter,
                                     const std::string& path) {
   try {
-    return std::make_unique<ZipReader>(bytes);
+    return std::make_unique<ZipReader>(adapter);
   } catch (
       const std::exception&) {  // c10::Error, or std::invalid_argument for a bad version record
     throw bad_input(path, "is truncated or not a valid zip archive");
@@ -119,20 +99,33 @@ PickleHead check_archive(ZipReader& reader, const std::string& path) {
   return head;
 }
 
-// What torch::jit::pickle_load does, over the bounded reader, each tensor then held to the record
-// behind it (load/storage_extents.h).
-c10::IValue unpickle(ZipReader& reader, const RecordReads& records, const std::string& path) {
+// What torch::jit::pickle_load does, through the archive's adapter, each tensor then held to the
+// record behind it (files/storage_extents.h).
+c10::IValue unpickle(ZipReader& reader, const ArchiveAdapter& adapter, const std::string& path) {
   try {
     c10::IValue value = torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt,
                                                           c10::nullopt, c10::nullopt, reader);
-    check_storage_extents(value, records.backing(), path);
+    adapter.verify_unread();
+    check_storage_extents(value, adapter.backing(), path);
     return value;
   } catch (const Error&) {
     throw;
   } catch (const c10::Error& e) {
+    adapter.throw_if_damaged();
     throw bad_input(path, "cannot be read: " + first_line(e.what_without_backtrace()));
   } catch (const std::exception& e) {  // std::length_error, std::bad_alloc: a huge string length
     throw bad_input(path, std::string("cannot be read: ") + e.what());
+  }
+}
+
+// The zip's directory, read through the file opened once; a malformed one (miniz would read
+// outside the file: tests/fuzz/regressions/) is one clean error.
+std::shared_ptr<const Archive> open_archive(const std::string& path,
+                                            std::shared_ptr<const ReadOnlyFile> file) {
+  try {
+    return std::make_shared<const Archive>(Archive::open(path, std::move(file)));
+  } catch (const Error&) {
+    throw bad_input(path, "is truncated or not a valid zip archive");
   }
 }
 
@@ -162,22 +155,21 @@ std::vector<at::Tensor> saved_tensors(const c10::IValue& value, const std::strin
 }
 
 c10::IValue read_saved_value(const std::string& path) {
-  std::vector<char> bytes = read_file(path);
-  const FileKind kind = kind_by_magic(std::string_view(bytes.data(), bytes.size()));
-  if (kind == FileKind::numpy) return parse_npy(std::string(bytes.begin(), bytes.end()), path);
+  const std::shared_ptr<const ReadOnlyFile> file = open_input(path);
+  const FileKind kind = kind_by_magic(read_bytes(*file, path, 16));
+  if (kind == FileKind::numpy) return parse_npy(read_bytes(*file, path), path);
   if (kind == FileKind::legacy_pickle)
     throw bad_input(path, "is a legacy (non-zip) torch.save file, which LibTorch cannot read",
                     "save it again with torch.save(x, path) from PyTorch 1.6 or newer");
   if (kind != FileKind::zip) throw bad_input(path, "is neither a torch.save file nor a .npy array");
-  auto adapter = std::make_shared<BoundedReader>(bytes);
+  const std::shared_ptr<const Archive> archive = open_archive(path, file);
+  auto adapter = std::make_shared<ArchiveAdapter>(archive, true);
   std::unique_ptr<ZipReader> reader = open_zip(adapter, path);
   check_archive(*reader, path);
-  // LibTorch's zip reader checks no CRC-32: a damaged byte in the data would pass as a value.
-  const Archive archive = Archive::open(path);
-  archive.verify_crc();
-  RecordReads records(archive);
-  adapter->note_reads(records);
-  return unpickle(*reader, records, path);
+  // LibTorch's zip reader checks no CRC-32: a damaged byte in the data would pass as a value. The
+  // data records are checked as they are read (ArchiveAdapter), the rest here.
+  archive->verify_crc(is_data_record);
+  return unpickle(*reader, *adapter, path);
 }
 
 std::vector<at::Tensor> read_inputs(const std::string& path) {
