@@ -98,17 +98,28 @@ void add_shard_flag(CLI::App& cmd, InputOptions& inputs) {
       ->check(parsed_by(parse_shard));
 }
 
-void add_layers_flag(CLI::App& cmd, std::string& layers) {
-  cmd.add_option("--layers", layers,
-                 "selectors, comma-separated: 1-3 (a summary --grad label), all, a module path, "
-                 "type:Conv2d, re:<regex on path>, depth:N" +
-                     (layers.empty() ? std::string() : " (default " + layers + ")"))
-      ->required(layers.empty());
+namespace {
+LayerMatcher parse_layers(const std::string& text) { return LayerMatcher(text); }
+
+CLI::Option* add_layers_option(CLI::App& cmd, LayerMatcher& layers, const std::string& help) {
+  return cmd
+      .add_option_function<std::string>(
+          "--layers", [&layers](const std::string& text) { layers = parse_layers(text); }, help)
+      ->check(parsed_by(parse_layers));
+}
+}  // namespace
+
+void add_layers_flag(CLI::App& cmd, LayerMatcher& layers, bool required) {
+  add_layers_option(cmd, layers,
+                    "selectors, comma-separated: 1-3 (a summary --grad label), all, a module "
+                    "path, type:Conv2d, re:<regex on path>, depth:N" +
+                        (required ? std::string() : " (default " + layers.text() + ")"))
+      ->required(required);
 }
 
 void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const std::string& help) {
   cmd.add_option_function<std::vector<std::string>>(
-         "--capture",
+         "--capture,--captures",
          [&captures](const std::vector<std::string>& names) {
            captures = CaptureSet::parse(names);
          },
@@ -141,14 +152,12 @@ void add_tensorboard_flags(CLI::App& cmd, TensorBoardOptions& options, const std
 }
 
 void add_scope_flags(CLI::App& cmd, RunScope& scope) {
-  cmd.add_option("--layers", scope.layers,
-                 "comma list of selectors: 1-3, all, layer1.0.conv1, type:Conv2d, re:<regex>, "
-                 "depth:2 (default all)");
-  cmd.add_option("--captures", scope.captures,
-                 "any of input,output,grad_input,grad_output,param,param_grad (default: every "
-                 "recorded capture)")
-      ->delimiter(',')
-      ->check(CLI::IsMember(names_of(capture_names())));
+  add_layers_option(cmd, scope.layers,
+                    "comma list of selectors: 1-3, all, layer1.0.conv1, type:Conv2d, re:<regex>, "
+                    "depth:2 (default all)");
+  add_capture_flag(cmd, scope.captures,
+                   "any of input,output,grad_input,grad_output,param,param_grad (default: every "
+                   "recorded capture)");
 }
 
 int& threads_flag() {

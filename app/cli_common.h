@@ -10,7 +10,8 @@
 #include "rundir/run_scope.h"
 #include "edit/edit_spec.h"
 #include "util/error.h"
-#include "load/load_options.h"
+#include "arguments/input_options.h"
+#include "load/model_options.h"
 #include "model/captures.h"
 #include "tensorboard/tensorboard_options.h"
 #include "util/enum_names.h"
@@ -89,7 +90,7 @@ void add_optional_switch(CLI::App& cmd, const std::string& on, const std::string
 
 // record's --capture list, parsed into a CaptureSet.
 // --layers: which layer calls record and watch keep; required unless `layers` holds a default.
-void add_layers_flag(CLI::App& cmd, std::string& layers);
+void add_layers_flag(CLI::App& cmd, LayerMatcher& layers, bool required);
 
 void add_capture_flag(CLI::App& cmd, std::optional<CaptureSet>& captures, const std::string& help);
 
@@ -120,6 +121,23 @@ CLI::Option* add_parsed_items(CLI::App& cmd, const std::string& flag, std::vecto
             for (const auto& text : texts) items.push_back(parse(text));
           },
           help)
+      ->check(parsed_by(parse));
+}
+
+// A comma-separated list flag whose items `parse` types once: the list given replaces the
+// default.
+template <class T, class Parse>
+CLI::Option* add_parsed_list(CLI::App& cmd, const std::string& flag, std::vector<T>& items,
+                             Parse parse, const std::string& help) {
+  return cmd
+      .add_option_function<std::vector<std::string>>(
+          flag,
+          [&items, parse](const std::vector<std::string>& texts) {
+            items.clear();
+            for (const auto& text : texts) items.push_back(parse(text));
+          },
+          help)
+      ->delimiter(',')
       ->check(parsed_by(parse));
 }
 

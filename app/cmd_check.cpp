@@ -17,7 +17,7 @@ Command add_check(CLI::App& app) {
       "  modrec check model.safetensors --max-abs 100       # a checkpoint's tensors\n"
       "  modrec check model.pt --input x.pt --arg mode=max --max-abs 1e4\n"
       "  modrec check model.pt --input x.pt --edit layer2=scale:100 --max-abs 1e4\n"
-      "  modrec check modrec-out --max-abs 1e4 --min-std 1e-6 --captures grad_output\n"
+      "  modrec check modrec-out --max-abs 1e4 --min-std 1e-6 --capture grad_output\n"
       "  modrec check modrec-out --layers type:ReLU --max-zero-fraction 0.9 --format markdown "
       ">> $GITHUB_STEP_SUMMARY");
   auto job = std::make_shared<CheckJob>();

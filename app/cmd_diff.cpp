@@ -16,14 +16,17 @@ Command add_diff(CLI::App& app) {
       "  modrec diff run-new run-baseline\n"
       "  modrec diff run-new run-baseline --atol 1e-6 --rtol 1e-4 --layers type:Conv2d\n"
       "  modrec diff run-new run-baseline --rule either --check-error-stat p99 --fail-fast\n"
-      "  modrec diff exported.pt original.pt --input x.pt --captures output\n"
+      "  modrec diff exported.pt original.pt --input x.pt --capture output\n"
+      "  modrec diff float.pt2 int8.pt2 --input x.pt --capture output   # .pt2 programs, a .pt "
+      "and its .pt2, a program and its AOTInductor package\n"
       "  modrec diff finetuned.safetensors base.safetensors --atol 1e-3   # two checkpoints\n"
       "  modrec diff run-new run-baseline --format markdown >> $GITHUB_STEP_SUMMARY");
   auto job = std::make_shared<DiffJob>();
   auto model = std::make_shared<ModelFlags>();
   cmd->add_option("RUN_A", job->run_a,
-                  "a directory written by modrec record, a model with --input, or a checkpoint "
-                  "(.safetensors, its index, a torch.save'd state_dict)")
+                  "a directory written by modrec record, a model with --input (TorchScript .pt, "
+                  "torch.export .pt2, an AOTInductor package), or a checkpoint (.safetensors, its "
+                  "index, a torch.save'd state_dict)")
       ->required();
   cmd->add_option("RUN_B", job->run_b,
                   "the reference recording (or model): --rtol scales its values")

@@ -31,7 +31,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
   model->add(*cmd, job->inputs);
   add_shard_flag(*cmd, job->inputs);
   RecordOptions& r = job->record;
-  add_layers_flag(*cmd, r.layers);
+  add_layers_flag(*cmd, r.layers, true);
   add_capture_flag(
       *cmd, r.captures,
       "any of input,output,grad_input,grad_output,param,param_grad (default output,grad_output)");

@@ -27,14 +27,12 @@ Command add_summary(CLI::App& app) {
   model->add(*cmd, job->inputs);
   auto& s = job->summary;
   add_number(*cmd, "--depth", s.depth, 0, 1000, "deepest nesting shown (default 3)");
-  cmd->add_option("--columns", s.columns,
+  add_parsed_list(*cmd, "--columns", s.columns, parse_column,
                   "any of input_size,output_size,num_params,params_percent,kernel_size,mult_adds,"
                   "trainable,flops (FLOPs of the executed operators: runs forward and a backward "
-                  "from the sum of the first output)")
-      ->delimiter(',');
-  cmd->add_option("--row-settings", s.row_settings,
-                  "any of depth,var_names,ascii_only,hide_recursive_layers (default depth)")
-      ->delimiter(',');
+                  "from the sum of the first output)");
+  add_parsed_list(*cmd, "--row-settings", s.row_settings, parse_row_setting,
+                  "any of depth,var_names,ascii_only,hide_recursive_layers (default depth)");
   add_number(*cmd, "--col-width", s.col_width, 1, 1000, "width of each column (default 25)");
   cmd->add_flag("--params", s.verbose_params, "a row per parameter, like torchinfo's verbose=2");
   add_edit_flag(*cmd, job->edits, job->inputs);

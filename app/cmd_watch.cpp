@@ -15,7 +15,7 @@ void add_watch_captures(CLI::App& cmd, RecordOptions& record, TrainOptions& trai
   std::vector<std::string> allowed = names_of(capture_names());
   allowed.push_back("update");
   cmd.add_option_function<std::vector<std::string>>(
-         "--capture",
+         "--capture,--captures",
          [&record, &train](std::vector<std::string> names) {
            const auto update = std::remove(names.begin(), names.end(), "update");
            train.update = update != names.end();
@@ -58,8 +58,7 @@ Command add_watch(CLI::App& app, const bool& quiet) {
   r.save = SaveFormat::none;
   r.captures = CaptureSet::parse({"output", "grad_output", "param", "param_grad"});
   t.update = true;
-  r.layers = "all";
-  add_layers_flag(*cmd, r.layers);
+  add_layers_flag(*cmd, r.layers, false);
   add_watch_captures(*cmd, r, t);
   add_enum_option(*cmd, "--loss", t.loss, train_loss_names(),
                   "cross_entropy or mse (against --targets), sum or mean of the first output")

@@ -9,7 +9,7 @@
 #include "check/check_rules.h"
 #include "rundir/test_fixtures.h"
 #include "util/remove_tree.h"
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -88,10 +88,10 @@ TEST_CASE("limits on abs_max, std and zero fraction") {
 TEST_CASE("--layers and --captures narrow the rules") {
   CheckRun run;
   RunScope scope;
-  scope.captures = {"output"};
+  scope.captures = CaptureSet::parse({"output"});
   CHECK(names(run.check({}, scope)) == Names{"1-2 output#0 no-nan"});
   scope = {};
-  scope.layers = "type:Linear,conv";
+  scope.layers = LayerMatcher("type:Linear,conv");
   CHECK(run.check({}, scope).violations.empty());
   CHECK(run.check({}, scope).layers_checked == 2);
 }
@@ -99,7 +99,7 @@ TEST_CASE("--layers and --captures narrow the rules") {
 TEST_CASE("a bad selector or capture is a usage error") {
   CheckRun run;
   RunScope scope;
-  scope.layers = "2-1";
+  scope.layers = LayerMatcher("2-1");
   CHECK_THROWS_AS(run.check({}, scope), Error);
   try {
     run.check({}, scope);
@@ -107,14 +107,12 @@ TEST_CASE("a bad selector or capture is a usage error") {
     CHECK(e.code() == Exit::usage);
     CHECK(e.hint().find("valid labels: 1-1") == 0);
   }
-  scope = {};
-  scope.captures = {"gradient"};
-  try {
-    run.check({}, scope);
+  try {  // refused where the flag is parsed, before any run is read
+    CaptureSet::parse({"gradient"});
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.code() == Exit::usage);
-    CHECK(e.where() == "--captures");
+    CHECK(e.where() == "--capture");
   }
 }
 

@@ -44,7 +44,7 @@ std::vector<Node> name_tree(const Checkpoint& c) {
 using Line = std::function<void(const std::string& name, const std::vector<std::string>& cells)>;
 void visible_lines(const Checkpoint& c, const CheckpointSummary& s, const SummaryOptions& options,
                    const Line& line) {
-  const bool ascii = has_row_setting(options, "ascii_only");
+  const bool ascii = options.has(RowSetting::ascii_only);
   for (const CheckpointRow& row : s.rows) {
     if (row.depth > options.depth) continue;
     const std::string label = row.depth ? row.name + ": " + row.label : row.name;
@@ -102,7 +102,8 @@ std::string format_markdown_table(const Checkpoint& c, const CheckpointSummary& 
                                   const SummaryOptions& options) {
   ReportTable rows{{"Layer (name:depth-idx)", "Shape", "Dtype", "Param #"}, {}};
   SummaryOptions ascii = options;
-  ascii.row_settings.push_back("ascii_only");  // a markdown cell keeps no box drawing aligned
+  ascii.row_settings.push_back(
+      RowSetting::ascii_only);  // a markdown cell keeps no box drawing aligned
   visible_lines(c, s, ascii, [&](const std::string& name, const std::vector<std::string>& cells) {
     rows.rows.push_back({name, cells[0], cells[1], cells[2]});
   });

@@ -8,7 +8,7 @@
 #include "diff/diff_report.h"
 #include "diff/run_diff.h"
 #include "rundir/test_fixtures.h"
-#include "load/python_test_fixtures.h"
+#include "util/python_test_fixtures.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -127,13 +127,13 @@ TEST_CASE("a shape difference fails whatever the tolerance") {
 
 TEST_CASE("--layers and --captures select among both runs' labels") {
   RunScope scope;
-  scope.layers = "2-1,1-1";
-  scope.captures = {"grad_output"};
+  scope.layers = LayerMatcher("2-1,1-1");
+  scope.captures = CaptureSet::parse({"grad_output"});
   const RunDiff d = runs().diff("perturbed", "base", {}, scope);
   CHECK(d.passed());
   CHECK(d.tensors.size() == 1);
   CHECK(labels(d.only_in_a) == std::vector<std::string>{"2-1"});
-  scope.layers = "3-1";
+  scope.layers = LayerMatcher("3-1");
   CHECK_THROWS_AS(runs().diff("perturbed", "base", {}, scope), Error);
 }
 

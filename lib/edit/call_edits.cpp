@@ -32,7 +32,7 @@ CallEdits::CallEdits(const EditOptions& options, const ModuleTree& tree)
   for (const EditSpec& spec : options.specs) {
     at::Tensor replacement;
     if (spec.op.kind == EditKind::replace) replacement = read_replacement(spec);
-    edits_.push_back({spec, LayerMatcher(spec.selectors), replacement});
+    edits_.push_back({spec, spec.selectors, replacement});
   }
 }
 

@@ -75,7 +75,7 @@ EditSpec parse_edit(const std::string& text) {
   const size_t eq = text.rfind('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
     bad(text, "expected SELECTOR=OP");
-  return {text.substr(0, eq), parse_op(text, text.substr(eq + 1)), text};
+  return {LayerMatcher(text.substr(0, eq)), parse_op(text, text.substr(eq + 1)), text};
 }
 
 }  // namespace modrec

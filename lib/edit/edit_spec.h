@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "model/layer_match.h"
+
 namespace modrec {
 
 enum class EditKind { zero, scale, add, clamp, noise, replace, keep };
@@ -24,7 +26,7 @@ struct EditOp {
 };
 
 struct EditSpec {
-  std::string selectors;  // --layers syntax (model/layer_match.h)
+  LayerMatcher selectors;  // --layers syntax (model/layer_match.h)
   EditOp op;
   std::string text;  // as given, for messages
 };

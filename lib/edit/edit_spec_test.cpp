@@ -9,7 +9,7 @@ using namespace modrec;
 TEST_CASE("each operation parses into its kind and numbers") {
   CHECK(parse_edit("1-3=zero").op.kind == EditKind::zero);
   const EditSpec scale = parse_edit("type:Conv2d=scale:0.5");
-  CHECK(scale.selectors == "type:Conv2d");
+  CHECK(scale.selectors.text() == "type:Conv2d");
   CHECK(scale.op.kind == EditKind::scale);
   CHECK(scale.op.a == 0.5);
   const EditOp clamp = parse_edit("layer1.0=clamp:-1:2.5").op;
@@ -21,10 +21,10 @@ TEST_CASE("each operation parses into its kind and numbers") {
 
 TEST_CASE("selectors keep their commas; keep's channels and replace's path are whole") {
   const EditSpec keep = parse_edit("1-3,1-5=keep:0,2,7");
-  CHECK(keep.selectors == "1-3,1-5");
+  CHECK(keep.selectors.text() == "1-3,1-5");
   CHECK(keep.op.channels == std::vector<int64_t>{0, 2, 7});
   const EditSpec replace = parse_edit("re:^fc$=replace:C:/data/x.pt");
-  CHECK(replace.selectors == "re:^fc$");
+  CHECK(replace.selectors.text() == "re:^fc$");
   CHECK(replace.op.file == "C:/data/x.pt");
 }
 

@@ -17,12 +17,7 @@ CheckResult check_model(const CheckJob& job) {
   ScratchDir scratch("modrec-check");
   RecordJob record = job.record;
   record.model.path = job.run_dir;
-  record.record.layers = job.scope.layers;
-  if (!job.scope.captures.empty()) {
-    record.record.captures = CaptureSet::parse(job.scope.captures);
-    // As diff's: no backward when no gradient is checked (a quantized model's output has none).
-    record.record.backward = record.record.captures->any_grad();
-  }
+  record.record.narrow_to(job.scope);
   record.record.save = SaveFormat::none;
   record.out = (scratch.path / "run").string();
   std::ostringstream ignored;

@@ -28,13 +28,7 @@ std::string record_model(const DiffJob& job, const std::string& model, const std
   r.model.path = model;
   r.inputs = job.inputs;
   r.inputs.in_model_dtype = true;  // one input through a float32 model and its bfloat16 copy
-  r.record.layers = job.scope.layers;
-  if (!job.scope.captures.empty()) {
-    r.record.captures = CaptureSet::parse(job.scope.captures, "--captures");
-    // No backward when no gradient is compared: a model whose output needs none (a statically
-    // quantized one) diffs on its forward alone.
-    r.record.backward = r.record.captures->any_grad();
-  }
+  r.record.narrow_to(job.scope);
   r.record.save = job.save;
   r.out = dir;
   std::ostringstream quiet;  // record's own report is not diff's
@@ -60,9 +54,9 @@ std::optional<FileInfo> file_info(const std::string& path) {
 // captures or another rule have nothing to choose among.
 int diff_checkpoints(const DiffJob& job, const FileInfo& a, const FileInfo& b, std::ostream& out) {
   if (job.tol.rule != ErrorRule::allclose || job.tol.stat != ErrorStat::elemwise || job.fail_fast ||
-      job.scope.layers != RunScope{}.layers || !job.scope.captures.empty())
+      job.scope.layers.text() != RunScope{}.layers.text() || job.scope.captures)
     throw Error(Exit::usage, "two checkpoints are compared tensor by tensor under allclose",
-                "--rule, --check-error-stat, --fail-fast, --layers, --captures",
+                "--rule, --check-error-stat, --fail-fast, --layers, --capture",
                 "diff of checkpoints takes --atol, --rtol and --format");
   const CheckpointTolerance tol{job.tol.atol, job.tol.rtol};
   const CheckpointDiff diff = diff_checkpoints(

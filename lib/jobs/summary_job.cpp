@@ -59,7 +59,7 @@ CallTrace traced(Session& session, const std::vector<c10::IValue>& inputs, const
   CallEdits edits(job.edits, session.model->tree());
   EditingHooks hooks(edits);
   CallHooks* edit_hooks = edits.empty() ? nullptr : &hooks;
-  CallTrace trace = wants_flops(job.summary)
+  CallTrace trace = job.summary.wants_flops()
                         ? traced_with_flops(session, inputs, edit_hooks)
                         : trace_forward(*session.model, inputs, {job.grad}, edit_hooks);
   edits.check_all_matched();
@@ -71,7 +71,7 @@ CallTrace traced(Session& session, const std::vector<c10::IValue>& inputs, const
 // which are not all the same on the meta device: on the CPU an LSTM is one kernel, which
 // FlopCounterMode does not count, on the meta device matrix products, which it counts.
 Weights weights_for(const SummaryJob& job) {
-  return job.edits.specs.empty() && !wants_flops(job.summary) ? Weights::meta : Weights::read;
+  return job.edits.specs.empty() && !job.summary.wants_flops() ? Weights::meta : Weights::read;
 }
 
 // The pass on the session's inputs, on the meta device when the weights were not read.
@@ -104,11 +104,11 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   if (!job.edits.specs.empty() && !job.inputs.given())
     throw Error(Exit::usage, "--edit needs an input to run the model on", "--edit",
                 "give --input FILE or --input-size SHAPE");
-  if (wants_flops(job.summary) && !job.inputs.given())
+  if (job.summary.wants_flops() && !job.inputs.given())
     throw Error(Exit::usage, "the flops column needs an input to run the model on", "--columns",
                 "give --input FILE or --input-size SHAPE");
   // A CUDA backward runs on the autograd engine's device threads, which the observer does not see.
-  if (wants_flops(job.summary) && job.model.device != Device::cpu)
+  if (job.summary.wants_flops() && job.model.device != Device::cpu)
     throw Error(Exit::usage, "the flops column counts on the CPU only", "--device",
                 "run it with --device cpu");
   Stopwatch clock;

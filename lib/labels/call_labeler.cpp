@@ -12,7 +12,7 @@ const std::string& CallLabeler::add(int module) {
   walk_.walk(tree_, rows_);
   for (; numbered_ < rows_.list.size(); ++numbered_) {
     const LayerRow& row = rows_.objects[rows_.list[numbered_]];
-    const int index = ++counter_[row.depth];
+    const int index = numbering_.next(row.depth);
     if (row.call >= 0) labels_[row.call] = row_label(row.depth, index);
   }
   return labels_.back();

@@ -2,7 +2,6 @@
 // depends only on the calls before it, so calls are numbered one by one as a pass makes them,
 // for record's selectors and edits, in time linear in the number of calls (torch-free).
 #pragma once
-#include <map>
 #include <string>
 #include <vector>
 
@@ -25,8 +24,8 @@ class CallLabeler {
   const ModuleTree& tree_;
   RowList rows_;
   ContainerWalk walk_;
-  std::map<int, int> counter_;  // depth -> rows at that depth so far (set_children_layers)
-  size_t numbered_ = 0;         // rows of the list counted into counter_
+  DepthNumbering numbering_;
+  size_t numbered_ = 0;  // rows of the list numbered so far
   std::vector<std::string> labels_;
 };
 

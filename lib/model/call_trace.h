@@ -10,7 +10,8 @@
 
 namespace modrec {
 
-struct TensorMeta {
+// One tensor of a call's arguments or result: what a row and a recording tell of it.
+struct TensorInfo {
   Shape shape;
   std::string dtype;  // torch's name without prefix: "float32", "int64", "bfloat16"
   int64_t elem_bytes = 0;
@@ -22,7 +23,7 @@ struct ValueMeta {
   // of a dict), [] when there is none, and that tensor's element size.
   Shape size;
   int64_t elem_bytes = 0;
-  std::vector<TensorMeta> tensors;  // every tensor, flattened depth-first
+  std::vector<TensorInfo> tensors;  // every tensor, flattened depth-first
 };
 
 struct Call {

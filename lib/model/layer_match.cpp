@@ -95,7 +95,7 @@ LayerMatcher::Selector LayerMatcher::parse(const std::string& text) {
   return s;
 }
 
-LayerMatcher::LayerMatcher(const std::string& selectors) {
+LayerMatcher::LayerMatcher(const std::string& selectors) : text_(selectors) {
   std::string item;
   std::istringstream in(selectors);
   while (std::getline(in, item, ',')) selectors_.push_back(parse(item));

@@ -1,5 +1,7 @@
-// `--layers` selectors over recorded or traced layer calls (torch-free). check and diff select
-// from recording directories; record/ and edit/ select from a call trace with the same rules.
+// `--layers` selectors over recorded or traced layer calls (torch-free), parsed once where the
+// flag is read (record's and watch's --layers, check's and diff's, --edit's SELECTOR). check and
+// diff select from recording directories; record/ and edit/ select from a call trace with the
+// same rules.
 //
 // A selector list is comma-separated; a layer is selected when any selector matches it:
 //   all             every layer
@@ -28,6 +30,10 @@ class LayerMatcher {
  public:
   // Throws Error(usage, ..., "--layers") on an empty selector, a bad regex or a bad depth.
   explicit LayerMatcher(const std::string& selectors);
+  LayerMatcher() : LayerMatcher("all") {}
+
+  // The selectors as given, for the manifest and messages.
+  const std::string& text() const { return text_; }
 
   bool matches(const LayerRef& layer) const;
   // Indices of the selected layers, in order. Throws Error(usage, ..., "--layers") naming the
@@ -46,6 +52,7 @@ class LayerMatcher {
   };
   static Selector parse(const std::string& text);
   static bool matches(const Selector& s, const LayerRef& layer);
+  std::string text_;
   std::vector<Selector> selectors_;
 };
 

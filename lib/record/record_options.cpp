@@ -17,6 +17,13 @@ CaptureSet RecordOptions::resolved_captures() const {
   return *captures;
 }
 
+void RecordOptions::narrow_to(const RunScope& scope) {
+  layers = scope.layers;
+  if (!scope.captures) return;
+  captures = scope.captures;
+  backward = captures->any_grad();
+}
+
 void RecordOptions::validate() const {
   resolved_captures();
   if (!grad_file.empty() && !backward)

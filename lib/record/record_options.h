@@ -7,6 +7,8 @@
 
 #include "edit/edit_spec.h"
 #include "model/captures.h"
+#include "model/layer_match.h"
+#include "rundir/run_scope.h"
 #include "record/when.h"
 #include "pass/loss.h"
 #include "rundir/saved_tensors.h"
@@ -15,7 +17,7 @@
 namespace modrec {
 
 struct RecordOptions {
-  std::string layers;                  // --layers selectors (model/layer_match.h)
+  LayerMatcher layers;                 // --layers selectors (model/layer_match.h)
   std::optional<CaptureSet> captures;  // --capture; unset: output,grad_output (output alone
                                        // without backward)
   Loss loss = Loss::sum;
@@ -32,6 +34,9 @@ struct RecordOptions {
   CaptureSet resolved_captures() const;
   // Throws Error(usage) naming the flag of a combination that cannot work.
   void validate() const;
+  // check MODEL and diff MODEL's scope: its layers, and its captures when named, recorded with a
+  // backward only when a gradient is among them (a statically quantized model's output has none).
+  void narrow_to(const RunScope& scope);
 };
 
 }  // namespace modrec

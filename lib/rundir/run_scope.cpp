@@ -7,12 +7,15 @@
 namespace modrec {
 
 std::vector<size_t> RunScope::select(const std::vector<LayerRef>& layers) const {
-  CaptureSet::parse(captures, "--captures");  // only to refuse unknown names
-  return LayerMatcher(this->layers).select(layers);
+  return this->layers.select(layers);
 }
 
 bool RunScope::wants(const std::string& capture) const {
-  return captures.empty() || std::find(captures.begin(), captures.end(), capture) != captures.end();
+  if (!captures) return true;
+  const Capture* named = value_named(capture_names(), capture);
+  if (!named) return false;
+  const std::vector<Capture> listed = captures->list();
+  return std::find(listed.begin(), listed.end(), *named) != listed.end();
 }
 
 }  // namespace modrec

@@ -58,8 +58,8 @@ std::string trainable_cell(const LayerRow& row) {
 std::string layer_name(const LayerRow& row, const ModuleTree& tree, const SummaryOptions& options) {
   const Module& m = tree.modules[row.module];
   std::string name = m.type;
-  if (has_row_setting(options, "var_names") && !m.var_name.empty()) name += " (" + m.var_name + ")";
-  if (has_row_setting(options, "depth") && row.depth > 0)
+  if (options.has(RowSetting::var_names) && !m.var_name.empty()) name += " (" + m.var_name + ")";
+  if (options.has(RowSetting::depth) && row.depth > 0)
     name += ": " + std::to_string(row.depth) + "-" + std::to_string(row.depth_index);
   return name;
 }
@@ -72,20 +72,29 @@ std::string tree_prefix(int depth, bool ascii_only) {
   return out + branch;
 }
 
-std::string cell(const Summary& summary, size_t index, const std::string& column,
+std::string cell(const Summary& summary, size_t index, Column column,
                  const SummaryOptions& options) {
   const LayerRow& row = summary.rows[index];
   const bool reached_max_depth = row.depth == options.depth;
-  if (column == "kernel_size") return kernel_cell(row.kernel);
-  if (column == "input_size") return shape_cell(row.inputs.size);
-  if (column == "output_size") return shape_cell(row.outputs.size);
-  if (column == "num_params") return params_cell(row, reached_max_depth);
-  if (column == "params_percent")
-    return percent_cell(row, reached_max_depth, summary.totals.total_params);
-  if (column == "mult_adds") return macs_cell(summary, row, reached_max_depth);
-  if (column == "trainable") return trainable_cell(row);
-  // Every executed row: the forward FLOPs of its whole call, as FlopCounterMode counts a module.
-  if (column == "flops") return row.executed ? text::with_commas(row.flops_forward) : kEmpty;
+  switch (column) {
+    case Column::kernel_size:
+      return kernel_cell(row.kernel);
+    case Column::input_size:
+      return shape_cell(row.inputs.size);
+    case Column::output_size:
+      return shape_cell(row.outputs.size);
+    case Column::num_params:
+      return params_cell(row, reached_max_depth);
+    case Column::params_percent:
+      return percent_cell(row, reached_max_depth, summary.totals.total_params);
+    case Column::mult_adds:
+      return macs_cell(summary, row, reached_max_depth);
+    case Column::trainable:
+      return trainable_cell(row);
+    // Every executed row: the forward FLOPs of its whole call, as FlopCounterMode counts a module.
+    case Column::flops:
+      return row.executed ? text::with_commas(row.flops_forward) : kEmpty;
+  }
   return "";
 }
 

@@ -15,7 +15,7 @@ std::string layer_name(const LayerRow& row, const ModuleTree& tree, const Summar
 std::string tree_prefix(int depth, bool ascii_only);
 
 // The cell of `column` for row `index` ("--" when empty).
-std::string cell(const Summary& summary, size_t index, const std::string& column,
+std::string cell(const Summary& summary, size_t index, Column column,
                  const SummaryOptions& options);
 
 }  // namespace modrec

@@ -35,19 +35,19 @@ Frozen frozen_net() {
 TEST_CASE("non-trainable counts in parentheses; Trainable True/False/Partial/--") {
   const Frozen f = frozen_net();
   SummaryOptions o;
-  CHECK(cell(f.summary, 1, "num_params", o) == "(9,408)");
-  CHECK(cell(f.summary, 1, "trainable", o) == "False");
-  CHECK(cell(f.summary, 2, "trainable", o) == "Partial");
-  CHECK(cell(f.summary, 0, "trainable", o) == "Partial");
-  CHECK(cell(f.summary, 1, "kernel_size", o) == "3");
-  CHECK(cell(f.summary, 0, "kernel_size", o) == "--");
+  CHECK(cell(f.summary, 1, Column::num_params, o) == "(9,408)");
+  CHECK(cell(f.summary, 1, Column::trainable, o) == "False");
+  CHECK(cell(f.summary, 2, Column::trainable, o) == "Partial");
+  CHECK(cell(f.summary, 0, Column::trainable, o) == "Partial");
+  CHECK(cell(f.summary, 1, Column::kernel_size, o) == "3");
+  CHECK(cell(f.summary, 0, Column::kernel_size, o) == "--");
   CHECK(f.summary.totals.trainable_params == 2);
 }
 
 TEST_CASE("names and prefixes per row setting") {
   const Frozen f = frozen_net();
   SummaryOptions o;
-  o.row_settings = {"var_names", "depth"};
+  o.row_settings = {RowSetting::var_names, RowSetting::depth};
   CHECK(layer_name(f.summary.rows[0], f.tree, o) == "Net (Net)");
   CHECK(layer_name(f.summary.rows[2], f.tree, o) == "Linear (fc): 1-2");
   CHECK(tree_prefix(1, false) == "├─");

@@ -21,7 +21,7 @@ using nlohmann::json;
 
 json tensors_json(const ValueMeta& value) {
   json out = json::array();
-  for (const TensorMeta& t : value.tensors) out.push_back({{"shape", t.shape}, {"dtype", t.dtype}});
+  for (const TensorInfo& t : value.tensors) out.push_back({{"shape", t.shape}, {"dtype", t.dtype}});
   return out;
 }
 
@@ -90,14 +90,14 @@ json totals_json(const Summary& summary) {
 // Every tensor's shape, "; "-separated: "[1, 100, 512]; [2, 1, 512]".
 std::string shapes_field(const ValueMeta& value) {
   std::string out;
-  for (const TensorMeta& t : value.tensors)
+  for (const TensorInfo& t : value.tensors)
     out += (out.empty() ? "" : "; ") + text::list_repr(t.shape);
   return out;
 }
 
 std::string dtypes_field(const ValueMeta& value) {
   std::string out;
-  for (const TensorMeta& t : value.tensors) out += (out.empty() ? "" : "; ") + t.dtype;
+  for (const TensorInfo& t : value.tensors) out += (out.empty() ? "" : "; ") + t.dtype;
   return out;
 }
 
@@ -123,10 +123,10 @@ std::vector<std::string> csv_row(const Summary& summary, size_t i, const ModuleT
           dtypes_field(row.inputs),
           shapes_field(row.outputs),
           dtypes_field(row.outputs),
-          cell(summary, i, "kernel_size", options),
+          cell(summary, i, Column::kernel_size, options),
           std::to_string(row.num_params),
           std::to_string(row.trainable_params),
-          cell(summary, i, "trainable", options),
+          cell(summary, i, Column::trainable, options),
           std::to_string(row.macs)};
 }
 
@@ -182,11 +182,11 @@ std::string format_csv(const Summary& summary, const ModuleTree& tree,
 
 std::string format_markdown(const Summary& summary, const ModuleTree& tree,
                             const SummaryOptions& options) {
-  const std::vector<std::string> columns = effective_columns(options, summary.has_input);
+  const std::vector<Column> columns = effective_columns(options, summary.has_input);
   std::vector<std::string> titles = {"Layer"};
   for (const auto& c : columns) titles.push_back(column_title(c));
   std::string out = md_line(titles) + md_rule(titles.size());
-  const bool ascii_only = has_row_setting(options, "ascii_only");
+  const bool ascii_only = options.has(RowSetting::ascii_only);
   for (size_t i = 0; i < summary.rows.size(); ++i) {
     const LayerRow& row = summary.rows[i];
     if (!row_visible(row, options)) continue;

@@ -15,6 +15,18 @@ namespace modrec {
 // torchinfo's "depth-index" label, "1-3".
 std::string row_label(int depth, int index);
 
+// torchinfo's set_children_layers: one counter per depth over the whole list, never reset per
+// parent. The one numbering of rows, for build_rows (the whole list) and CallLabeler (a row at a
+// time).
+class DepthNumbering {
+ public:
+  // The index of the next row at `depth`, from 1.
+  int next(int depth) { return ++counter_[depth]; }
+
+ private:
+  std::map<int, int> counter_;  // depth -> rows numbered at that depth so far
+};
+
 // Row objects as torchinfo holds them: `list` may name the same object twice (a container's
 // fallback row inserted at two places), and both places then show that object's final state.
 struct RowList {

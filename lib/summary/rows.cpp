@@ -70,14 +70,14 @@ void apply_outputs(const ModuleTree& tree, const CallTrace& trace, RowList& rows
   }
 }
 
-// torchinfo's set_children_layers: one counter per depth over the whole list; a shared object
-// keeps the values of its last place.
+// torchinfo's set_children_layers (DepthNumbering); a shared object keeps the values of its last
+// place.
 void number_rows(RowList& rows) {
-  std::map<int, int> counter;
+  DepthNumbering numbering;
   const int n = static_cast<int>(rows.list.size());
   for (int i = 0; i < n; ++i) {
     LayerRow& row = rows.objects[rows.list[i]];
-    row.depth_index = ++counter[row.depth];
+    row.depth_index = numbering.next(row.depth);
     row.children_begin = i + 1;
     row.children_end = i + 1;
     while (row.children_end < n && rows.objects[rows.list[row.children_end]].depth > row.depth)

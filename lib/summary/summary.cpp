@@ -17,7 +17,7 @@ Summary summarize(const ModuleTree& tree, const CallTrace& trace, int64_t input_
 
 bool row_visible(const LayerRow& row, const SummaryOptions& options) {
   if (row.depth > options.depth) return false;
-  return !(row.is_recursive && has_row_setting(options, "hide_recursive_layers"));
+  return !(row.is_recursive && options.has(RowSetting::hide_recursive_layers));
 }
 
 }  // namespace modrec

@@ -11,7 +11,7 @@ namespace modrec {
 namespace {
 
 struct Layout {
-  std::vector<std::string> columns;
+  std::vector<Column> columns;
   size_t name_width = 40;
   size_t col_width = 25;
 };
@@ -35,8 +35,8 @@ std::string format_row(const Layout& layout, const std::string& name,
 
 std::string header(const Layout& layout, const SummaryOptions& options) {
   std::string title = "Layer (type";
-  if (has_row_setting(options, "var_names")) title += " (var_name)";
-  if (has_row_setting(options, "depth")) title += ":depth-idx";
+  if (options.has(RowSetting::var_names)) title += " (var_name)";
+  if (options.has(RowSetting::depth)) title += ":depth-idx";
   std::vector<std::string> titles;
   for (const auto& c : layout.columns) titles.push_back(column_title(c));
   return format_row(layout, title + ")", titles);
@@ -48,7 +48,7 @@ std::string param_rows(const Layout& layout, const LayerRow& row, bool ascii_onl
   for (const ParamRow& p : row.param_rows) {
     std::vector<std::string> cells;
     for (const auto& c : layout.columns)
-      cells.push_back(c == "kernel_size" ? p.kernel : c == "num_params" ? p.count : "");
+      cells.push_back(c == Column::kernel_size ? p.kernel : c == Column::num_params ? p.count : "");
     out += format_row(layout, tree_prefix(row.depth + 1, ascii_only) + p.name, cells);
   }
   return out;
@@ -56,7 +56,7 @@ std::string param_rows(const Layout& layout, const LayerRow& row, bool ascii_onl
 
 std::string layer_rows(const Layout& layout, const Summary& summary, const ModuleTree& tree,
                        const SummaryOptions& options) {
-  const bool ascii_only = has_row_setting(options, "ascii_only");
+  const bool ascii_only = options.has(RowSetting::ascii_only);
   std::string out;
   for (size_t i = 0; i < summary.rows.size(); ++i) {
     const LayerRow& row = summary.rows[i];

@@ -240,8 +240,9 @@ TEST_CASE("basic_summary.out: no input, structure only") {
 
 TEST_CASE("single_input_all_cols.out: every column, col_width 20, depth 1") {
   SummaryOptions options;
-  options.columns = {"kernel_size",    "input_size", "output_size", "num_params",
-                     "params_percent", "mult_adds",  "trainable"};
+  options.columns = {Column::kernel_size, Column::input_size,     Column::output_size,
+                     Column::num_params,  Column::params_percent, Column::mult_adds,
+                     Column::trainable};
   options.col_width = 20;
   options.depth = 1;
   CHECK(table(single_input_net(7), options) == reference_tables("single_input_all_cols.out").at(0));
@@ -263,15 +264,16 @@ TEST_CASE("hide_recursive_layers.out: repeated calls shown, then hidden") {
   const auto reference = reference_tables("hide_recursive_layers.out");
   CHECK(table(simple_rnn(), {}) == reference.at(0));
   SummaryOptions hide;
-  hide.row_settings = {"depth", "hide_recursive_layers"};
+  hide.row_settings = {RowSetting::depth, RowSetting::hide_recursive_layers};
   CHECK(table(simple_rnn(), hide) == reference.at(1));
 }
 
 TEST_CASE("lstm.out: var_names, per-parameter rows, kernel and mult-adds columns") {
   SummaryOptions options;
-  options.columns = {"kernel_size", "output_size", "num_params", "mult_adds"};
+  options.columns = {Column::kernel_size, Column::output_size, Column::num_params,
+                     Column::mult_adds};
   options.col_width = 20;
-  options.row_settings = {"var_names"};
+  options.row_settings = {RowSetting::var_names};
   options.verbose_params = true;
   CHECK(table(lstm_net(), options) == reference_tables("lstm.out").at(0));
 }
@@ -288,7 +290,7 @@ TEST_CASE("mult-adds footer: whole numbers print without decimals, units by size
 TEST_CASE("resnet18_depth_consistency.out: params_percent at depth 1 and 2") {
   const auto reference = reference_tables("resnet18_depth_consistency.out");
   SummaryOptions options;
-  options.columns = {"output_size", "num_params", "params_percent"};
+  options.columns = {Column::output_size, Column::num_params, Column::params_percent};
   options.depth = 1;
   CHECK(table(resnet18(), options) == reference.at(0));
   options.depth = 2;

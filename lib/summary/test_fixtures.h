@@ -53,7 +53,7 @@ struct TreeBuilder {
 
 inline ValueMeta value(const Shape& shape, const std::string& dtype = "float32") {
   const int64_t bytes = dtype == "int64" ? 8 : 4;
-  return ValueMeta{shape, bytes, {TensorMeta{shape, dtype, bytes}}};
+  return ValueMeta{shape, bytes, {TensorInfo{shape, dtype, bytes}}};
 }
 
 // Records calls the way forward pre-hooks and hooks see them.

@@ -94,7 +94,6 @@ std::optional<TrainingStop> Training::run(
 
 TrainingStop Training::find_nonfinite(int64_t step, const StepBatch& batch) {
   RecordOptions all;
-  all.layers = "all";
   all.captures = CaptureSet::parse({"output"});
   all.backward = false;
   all.save = SaveFormat::none;

@@ -18,7 +18,7 @@ nlohmann::json options_json(const WatchedRun& run) {
   for (Capture c : run.record.resolved_captures().list()) captures.push_back(capture_name(c));
   if (t.update) captures.push_back("update");
   return {
-      {"layers", run.record.layers},
+      {"layers", run.record.layers.text()},
       {"capture", captures},
       {"loss", name_of(train_loss_names(), t.loss)},
       {"targets_file",

@@ -45,7 +45,7 @@ nlohmann::json options_json(const RecordManifest& run) {
   const RecordOptions& o = run.options;
   nlohmann::json captures = nlohmann::json::array();
   for (Capture c : o.resolved_captures().list()) captures.push_back(capture_name(c));
-  return {{"layers", o.layers},
+  return {{"layers", o.layers.text()},
           {"capture", captures},
           {"loss", name_of(loss_names(), o.loss)},
           {"grad_file", or_null(!o.grad_file.empty(), o.grad_file)},
