@@ -109,26 +109,11 @@ CLI::Validator parsed_by(Parse parse) {
       "");
 }
 
-// A repeatable flag whose every text `parse` turns into one of `items`; text it refuses is the
-// flag's usage error, with parse's message.
+// A repeatable flag whose every text `parse` turns into one of `items` (what is given replaces the
+// default); text it refuses is the flag's usage error, with parse's message.
 template <class T, class Parse>
 CLI::Option* add_parsed_items(CLI::App& cmd, const std::string& flag, std::vector<T>& items,
                               Parse parse, const std::string& help) {
-  return cmd
-      .add_option_function<std::vector<std::string>>(
-          flag,
-          [&items, parse](const std::vector<std::string>& texts) {
-            for (const auto& text : texts) items.push_back(parse(text));
-          },
-          help)
-      ->check(parsed_by(parse));
-}
-
-// A comma-separated list flag whose items `parse` types once: the list given replaces the
-// default.
-template <class T, class Parse>
-CLI::Option* add_parsed_list(CLI::App& cmd, const std::string& flag, std::vector<T>& items,
-                             Parse parse, const std::string& help) {
   return cmd
       .add_option_function<std::vector<std::string>>(
           flag,
@@ -137,8 +122,14 @@ CLI::Option* add_parsed_list(CLI::App& cmd, const std::string& flag, std::vector
             for (const auto& text : texts) items.push_back(parse(text));
           },
           help)
-      ->delimiter(',')
       ->check(parsed_by(parse));
+}
+
+// add_parsed_items of a comma-separated list.
+template <class T, class Parse>
+CLI::Option* add_parsed_list(CLI::App& cmd, const std::string& flag, std::vector<T>& items,
+                             Parse parse, const std::string& help) {
+  return add_parsed_items(cmd, flag, items, parse, help)->delimiter(',');
 }
 
 // --tensorboard DIR and --tensorboard-run NAME (record, watch); `each` says when an event is
