@@ -279,7 +279,8 @@ class AOTInductor(unittest.TestCase):
     def test_the_halves_of_a_package_holding_both_are_named_and_diffed(self):
         both = self.both()
         out = path("both-compiled-run")
-        run("record", both + ":compiled", "--input", self.x_file, "--no-backward", "--out", out)
+        run("record", both + ":compiled", "--input", self.x_file, "--layers", "all",
+            "--no-backward", "--out", out)
         got = torch.load(os.path.join(out, "tensors", "0-1", "output.pt"))
         self.assertTrue(torch.equal(got, self.loaded(self.x)))
         report = json.loads(run("diff", both, both + ":compiled", "--input", self.x_file,
@@ -358,7 +359,8 @@ class ExecuTorch(unittest.TestCase):
     def test_record_equals_executorchs_runtime_and_the_eager_program(self):
         for name, pte in self.pte.items():
             out = path(f"et-run-{name}")
-            run("record", pte, "--input", self.x_file, "--no-backward", "--out", out)
+            run("record", pte, "--input", self.x_file, "--layers", "all", "--no-backward",
+                "--out", out)
             got = torch.load(os.path.join(out, "tensors", "0-1", "output.pt"))
             self.assertTrue(torch.equal(got, self.runtime_out[name]), name)
             torch.testing.assert_close(got, self.model(self.x).detach(), rtol=1e-5, atol=1e-6)

@@ -9,6 +9,7 @@
 #include "files/archive.h"
 #include "files/pickle_head.h"
 #include "util/error.h"
+#include "util/package_half.h"
 #include "util/read_only_file.h"
 #include "util/regular_file.h"
 
@@ -109,34 +110,31 @@ FileKind sniff_file(const std::string& path) { return sniff(path).kind; }
 
 namespace {
 
-// inspect_file's first look. PATH:compiled and PATH:program name the halves of a package holding
-// both a program and its compiled code (package_pt2 of exported_programs and aoti_files); PATH
-// alone is its program. A file whose own name ends so is that file. The compiled half is an
-// aoti_package, the program exported; Error(Exit::bad_input) when PATH holds no such two halves.
-std::optional<FileInfo> package_half(const std::string& path) {
-  const size_t colon = path.rfind(':');
-  if (colon == std::string::npos) return std::nullopt;
-  const std::string half = path.substr(colon + 1);
-  std::error_code ec;
-  if ((half != "compiled" && half != "program") || fs::exists(path, ec)) return std::nullopt;
-  const std::string package = path.substr(0, colon);
+// inspect_file's first look: the half of a package holding a program and its compiled code that
+// `path` names (util/package_half.h). The compiled half is an aoti_package, the program exported;
+// Error(Exit::bad_input) when the file holds no such two halves.
+std::optional<FileInfo> half_of_package(const std::string& path) {
+  const std::optional<PackageHalf> half = package_half(path);
+  if (!half) return std::nullopt;
+  const std::string& package = half->file;
   FileInfo info = inspect_file(package);
   if (info.kind != FileKind::exported || !info.archive->has_part("/data/aotinductor/"))
-    throw Error(Exit::bad_input,
-                "names a half of a package holding a program and its compiled code, and " +
-                    package +
-                    (info.kind == FileKind::exported       ? " holds no compiled code"
-                     : info.kind == FileKind::aoti_package ? " holds compiled code only"
-                                                           : " " + describe(info)),
-                path, "give " + package + " itself");
-  if (half == "compiled") info.kind = FileKind::aoti_package;
+    throw Error(
+        Exit::bad_input,
+        "model file names a half of a package holding a program and its compiled code, and " +
+            package +
+            (info.kind == FileKind::exported       ? " holds no compiled code"
+             : info.kind == FileKind::aoti_package ? " holds compiled code only"
+                                                   : " " + describe(info)),
+        path, "give " + package + " itself");
+  if (half->half == "compiled") info.kind = FileKind::aoti_package;
   return info;
 }
 
 }  // namespace
 
 FileInfo inspect_file(const std::string& path) {
-  if (std::optional<FileInfo> half = package_half(path)) return std::move(*half);
+  if (std::optional<FileInfo> half = half_of_package(path)) return std::move(*half);
   std::shared_ptr<const ReadOnlyFile> file;
   FileInfo sniffed = sniff(path, &file);
   if (sniffed.kind == FileKind::json) return kind_by_json(*file);
