@@ -11,12 +11,17 @@
 - an AOTInductor package compiled on the CPU: record's output equals
   torch._inductor.aoti_load_package's, diff against its program passes within tolerance, and a
   package whose compiled library is missing or damaged, or compiled for another device, is one
-  line, exit 3; a package holding its program too has the program's table (torchinfo's);
-- a file with ExecuTorch's header: one line naming the kind, exit 3."""
+  line, exit 3; a package holding its program too has the program's table (torchinfo's), its
+  compiled half (PATH:compiled) records aoti_load_package's output and diffs against the program
+  half within tolerance;
+- .pte programs lowered here by executorch (portable kernels, XNNPACK): record's output equals
+  executorch.runtime's and the eager model's within tolerance, diff against the .pt2 they came
+  from passes with numpy's error; without the shim, or a damaged .pte, one line, exit 3."""
 import atexit
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -32,7 +37,7 @@ from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.testing.pt2e._xnnpack_quantizer import (XNNPACKQuantizer,
                                                        get_symmetric_quantization_config)
 
-from e2e import ROOT, main, run
+from e2e import MODREC, ROOT, main, run
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from torchinfo_table import unit_value  # noqa: E402
@@ -375,6 +380,19 @@ class ExecuTorch(unittest.TestCase):
             want = np.abs(self.model(self.x).detach().double().numpy()
                           - self.runtime_out[name].double().numpy()).max()
             self.assertAlmostEqual(root[0]["max_abs"], want, delta=1e-12)
+
+    def test_a_modrec_built_without_the_shim_names_the_kind_and_what_to_do(self):
+        alone = path("alone")  # the binary without the shim that the build puts beside it
+        os.makedirs(alone, exist_ok=True)
+        shutil.copy(MODREC, alone)
+        p = subprocess.run([os.path.join(alone, "modrec"), "record", self.pte["portable"],
+                            "--input", self.x_file, "--layers", "all", "--out",
+                            path("et-alone")], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        err = p.stderr
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        for words in ("ExecuTorch program (.pte)", "built without ExecuTorch", ".pt2"):
+            self.assertIn(words, err)
 
     def test_a_damaged_pte_file_is_named_and_refused(self):
         pte = path("model.pte")

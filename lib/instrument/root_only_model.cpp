@@ -28,13 +28,6 @@ c10::IValue RootOnlyModel::pack(std::vector<c10::IValue> outputs) const {
   return c10::ivalue::Tuple::create(std::move(outputs));
 }
 
-CallTrace RootOnlyModel::static_trace() const {
-  CallTrace trace;
-  for (const Module& m : tree_.modules)
-    trace.calls.push_back(Call{static_cast<int>(trace.calls.size()), m.parent, {}, {}, false});
-  return trace;
-}
-
 void RootOnlyModel::to(const at::Device& device) {
   if (!device.is_cpu() && !device.is_meta())
     throw Error(Exit::usage, what_ + " runs on the device it was compiled for", "--device",

@@ -24,7 +24,7 @@ class RootOnlyModel : public InstrumentedModel {
   void clear_gradients() override {}
   // Constants at most, not parameters: nothing a backward or an optimizer step would reach.
   std::vector<at::Tensor> parameters() const override { return {}; }
-  CallTrace static_trace() const override;
+  CallTrace static_trace() const override { return call_per_module(tree_); }
   void to(const at::Device& device) override;
   void train(bool on) override;
 
