@@ -391,7 +391,7 @@ class ExecuTorch(unittest.TestCase):
         self.assertEqual(p.returncode, 3, p.stderr)
         err = p.stderr
         self.assertEqual(len(err.strip().splitlines()), 1, err)
-        for words in ("ExecuTorch program (.pte)", "built without ExecuTorch", ".pt2"):
+        for words in ("ExecuTorch program (.pte)", "no ExecuTorch shim", ".pt2"):
             self.assertIn(words, err)
 
     def test_a_damaged_pte_file_is_named_and_refused(self):

@@ -271,37 +271,38 @@ const char* const kExecuTorchLibraries[] = {"libexecutorch.so", "libexecutorch_t
                                             "libexecutorch_kernels_optimized.so",
                                             "libexecutorch_backend_xnnpack.so"};
 
+// A .pte refused: why, and what to do, else the .pt2 it came from.
+Error cannot_run(const std::string& why, const std::string& fix) {
+  return Error(Exit::bad_input, why, "", fix + ", or " + kLowered);
+}
+
 // The shim's handle, or why it cannot be had.
 std::variant<void*, Error> open_executorch_shim() {
   const fs::path site = site_packages();
   const fs::path runtime = site / "executorch" / "lib";
   std::error_code ec;
   if (!fs::is_regular_file(runtime / kExecuTorchLibraries[0], ec))
-    return Error(
-        Exit::bad_input,
-        "model file is an ExecuTorch program (.pte), and running one needs the executorch "
-        "package beside torch in " +
+    return cannot_run(
+        "model file is an ExecuTorch program (.pte), and running one needs the "
+        "executorch package beside torch in " +
             site.string() + ", which is not installed there",
-        "", std::string("pip install executorch==1.5.1 into that environment, or ") + kLowered);
+        "pip install executorch==1.5.1 into that environment");
   const fs::path shim =
       fs::read_symlink("/proc/self/exe", ec).parent_path() / "libmodrec_executorch.so";
   if (!fs::is_regular_file(shim, ec))
-    return Error(
-        Exit::bad_input,
-        "model file is an ExecuTorch program (.pte), and this modrec was built without "
-        "ExecuTorch (no executorch package in its build's Python environment)",
-        "", std::string("configure modrec again with executorch installed there, or ") + kLowered);
+    return cannot_run(
+        "model file is an ExecuTorch program (.pte), and this modrec has no "
+        "ExecuTorch shim beside it (libmodrec_executorch.so: built where the "
+        "build's Python environment has executorch; the wheel does not carry it)",
+        "build modrec with executorch installed in its Python environment");
   for (const char* library : kExecuTorchLibraries)
     if (auto why = open_library((runtime / library).string(), RTLD_NOW | RTLD_LOCAL))
-      return Error(Exit::bad_input, "ExecuTorch's runtime cannot be loaded: " + first_line(*why),
-                   "", std::string("reinstall executorch==1.5.1 beside torch, or ") + kLowered);
+      return cannot_run("ExecuTorch's runtime cannot be loaded: " + first_line(*why),
+                        "reinstall executorch==1.5.1 beside torch");
   void* handle = dlopen(shim.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
-    return Error(Exit::bad_input,
-                 "modrec's ExecuTorch shim cannot be loaded: " + first_line(dlerror()), "",
-                 std::string("configure modrec again against the executorch installed beside "
-                             "torch, or ") +
-                     kLowered);
+    return cannot_run("modrec's ExecuTorch shim cannot be loaded: " + first_line(dlerror()),
+                      "build modrec again against the executorch installed beside torch");
   return handle;
 }
 
