@@ -11,12 +11,17 @@
 - an AOTInductor package compiled on the CPU: record's output equals
   torch._inductor.aoti_load_package's, diff against its program passes within tolerance, and a
   package whose compiled library is missing or damaged, or compiled for another device, is one
-  line, exit 3; a package holding its program too has the program's table (torchinfo's);
-- a file with ExecuTorch's header: one line naming the kind, exit 3."""
+  line, exit 3; a package holding its program too has the program's table (torchinfo's), its
+  compiled half (PATH:compiled) records aoti_load_package's output and diffs against the program
+  half within tolerance;
+- .pte programs lowered here by executorch (portable kernels, XNNPACK): record's output equals
+  executorch.runtime's and the eager model's within tolerance, diff against the .pt2 they came
+  from passes with numpy's error; without the shim, or a damaged .pte, one line, exit 3."""
 import atexit
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -32,7 +37,7 @@ from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.testing.pt2e._xnnpack_quantizer import (XNNPACKQuantizer,
                                                        get_symmetric_quantization_config)
 
-from e2e import ROOT, main, run
+from e2e import MODREC, ROOT, main, run
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from torchinfo_table import unit_value  # noqa: E402
@@ -270,16 +275,43 @@ class AOTInductor(unittest.TestCase):
         self.assertAlmostEqual(root[0]["max_abs"], want, delta=1e-15)
 
     def test_a_package_holding_its_program_too_is_read_as_the_program(self):
-        from torch.export.pt2_archive._package import package_pt2
-        folder = path("compiled")
-        with zipfile.ZipFile(self.package) as z:
-            names = [n for n in z.namelist() if "/data/aotinductor/" in n]
-            z.extractall(folder, names)
-        both = package_pt2(path("both.pt2"), exported_programs={"model": torch.export.load(
-            self.program)}, aoti_files={"model": [os.path.join(folder, n) for n in names]})
         Units.__format__ = unit_value
         want = str(torchinfo.summary(self.model, input_data=self.x, verbose=0)) + "\n"
-        self.assertEqual(run("summary", both, "--input", self.x_file)[0], want)
+        self.assertEqual(run("summary", self.both(), "--input", self.x_file)[0], want)
+        self.assertEqual(run("summary", self.both() + ":program", "--input", self.x_file)[0],
+                         want)
+
+    def test_the_halves_of_a_package_holding_both_are_named_and_diffed(self):
+        both = self.both()
+        out = path("both-compiled-run")
+        run("record", both + ":compiled", "--input", self.x_file, "--layers", "all",
+            "--no-backward", "--out", out)
+        got = torch.load(os.path.join(out, "tensors", "0-1", "output.pt"))
+        self.assertTrue(torch.equal(got, self.loaded(self.x)))
+        report = json.loads(run("diff", both, both + ":compiled", "--input", self.x_file,
+                                "--captures", "output", "--atol", "1e-6", "--format", "json")[0])
+        self.assertTrue(report["passed"])
+        root = [t for t in report["tensors"] if t["label"] == "0-1"]
+        want = np.abs(self.model(self.x).detach().double().numpy() - got.double().numpy()).max()
+        self.assertAlmostEqual(root[0]["max_abs"], want, delta=1e-15)
+        for whole, words in ((self.program, "holds no compiled code"),
+                             (self.package, "holds compiled code only")):
+            _, err = run("summary", whole + ":compiled", code=3)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertIn(words, err)
+
+    def both(self):
+        """The package with its program beside its compiled code (package_pt2), made once."""
+        both = path("both.pt2")
+        if not os.path.exists(both):
+            from torch.export.pt2_archive._package import package_pt2
+            folder = path("compiled")
+            with zipfile.ZipFile(self.package) as z:
+                names = [n for n in z.namelist() if "/data/aotinductor/" in n]
+                z.extractall(folder, names)
+            package_pt2(both, exported_programs={"model": torch.export.load(self.program)},
+                        aoti_files={"model": [os.path.join(folder, n) for n in names]})
+        return both
 
     def refused(self, name, edit, *words):
         bad = rezipped(self.package, path(name), edit)
@@ -299,11 +331,75 @@ class AOTInductor(unittest.TestCase):
 
 
 class ExecuTorch(unittest.TestCase):
-    def test_a_pte_file_is_named_and_refused(self):
+    """.pte files made here by executorch's own Python (to_edge_transform_and_lower, portable
+    kernels and the XNNPACK delegate) from the program they were lowered from."""
+
+    @classmethod
+    def setUpClass(cls):
+        try:
+            from executorch.backends.xnnpack.partition.xnnpack_partitioner import (
+                XnnpackPartitioner)
+            from executorch.exir import to_edge_transform_and_lower
+            from executorch.runtime import Runtime
+        except ImportError as e:
+            raise unittest.SkipTest(f"executorch is not installed beside torch ({e}): "
+                                    "scripts/setup.sh installs it")
+        torch.manual_seed(0)
+        cls.model = Net().eval()
+        cls.x = torch.randn(2, 3, 8, 8)
+        cls.x_file = path("et_x.pt")
+        torch.save(cls.x, cls.x_file)
+        program = torch.export.export(cls.model, (cls.x,))
+        cls.program = path("et_net.pt2")
+        torch.export.save(program, cls.program)
+        cls.pte, cls.runtime_out = {}, {}
+        for name, partitioners in (("portable", []), ("xnnpack", [XnnpackPartitioner()])):
+            lowered = to_edge_transform_and_lower(program, partitioner=partitioners)
+            cls.pte[name] = path(f"et_net_{name}.pte")
+            with open(cls.pte[name], "wb") as f:
+                f.write(lowered.to_executorch().buffer)
+            method = Runtime.get().load_program(cls.pte[name]).load_method("forward")
+            cls.runtime_out[name] = method.execute([cls.x])[0]
+
+    def test_record_equals_executorchs_runtime_and_the_eager_program(self):
+        for name, pte in self.pte.items():
+            out = path(f"et-run-{name}")
+            run("record", pte, "--input", self.x_file, "--layers", "all", "--no-backward",
+                "--out", out)
+            got = torch.load(os.path.join(out, "tensors", "0-1", "output.pt"))
+            self.assertTrue(torch.equal(got, self.runtime_out[name]), name)
+            torch.testing.assert_close(got, self.model(self.x).detach(), rtol=1e-5, atol=1e-6)
+
+    def test_diff_against_the_program_it_was_lowered_from(self):
+        for name, pte in self.pte.items():
+            report = json.loads(run("diff", self.program, pte, "--input", self.x_file,
+                                    "--captures", "output", "--atol", "1e-5", "--format",
+                                    "json")[0])
+            self.assertTrue(report["passed"], name)
+            root = [t for t in report["tensors"] if t["label"] == "0-1"]
+            want = np.abs(self.model(self.x).detach().double().numpy()
+                          - self.runtime_out[name].double().numpy()).max()
+            self.assertAlmostEqual(root[0]["max_abs"], want, delta=1e-12)
+
+    def test_a_modrec_built_without_the_shim_names_the_kind_and_what_to_do(self):
+        alone = path("alone")  # the binary without the shim that the build puts beside it
+        os.makedirs(alone, exist_ok=True)
+        shutil.copy(MODREC, alone)
+        p = subprocess.run([os.path.join(alone, "modrec"), "record", self.pte["portable"],
+                            "--input", self.x_file, "--layers", "all", "--out",
+                            path("et-alone")], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        err = p.stderr
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        for words in ("ExecuTorch program (.pte)", "no ExecuTorch shim", ".pt2"):
+            self.assertIn(words, err)
+
+    def test_a_damaged_pte_file_is_named_and_refused(self):
         pte = path("model.pte")
         with open(pte, "wb") as f:  # a FlatBuffer: root offset, then ExecuTorch's identifier
             f.write(b"\x1c\x00\x00\x00ET12" + bytes(64))
-        _, err = run("summary", pte, code=3)
+        _, err = run("summary", pte, "--input", self.x_file, code=3)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
         self.assertIn("ExecuTorch program", err)
         self.assertIn(".pt2", err)
         self.assertNotIn("torch.jit", err)

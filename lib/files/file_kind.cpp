@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "files/archive.h"
 #include "files/pickle_head.h"
 #include "util/error.h"
+#include "util/package_half.h"
 #include "util/read_only_file.h"
 #include "util/regular_file.h"
 
@@ -106,7 +108,33 @@ FileKind kind_by_magic(std::string_view head) {
 
 FileKind sniff_file(const std::string& path) { return sniff(path).kind; }
 
+namespace {
+
+// inspect_file's first look: the half of a package holding a program and its compiled code that
+// `path` names (util/package_half.h). The compiled half is an aoti_package, the program exported;
+// Error(Exit::bad_input) when the file holds no such two halves.
+std::optional<FileInfo> half_of_package(const std::string& path) {
+  const std::optional<PackageHalf> half = package_half(path);
+  if (!half) return std::nullopt;
+  const std::string& package = half->file;
+  FileInfo info = inspect_file(package);
+  if (info.kind != FileKind::exported || !info.archive->has_part("/data/aotinductor/"))
+    throw Error(
+        Exit::bad_input,
+        "model file names a half of a package holding a program and its compiled code, and " +
+            package +
+            (info.kind == FileKind::exported       ? " holds no compiled code"
+             : info.kind == FileKind::aoti_package ? " holds compiled code only"
+                                                   : " " + describe(info)),
+        path, "give " + package + " itself");
+  if (half->half == "compiled") info.kind = FileKind::aoti_package;
+  return info;
+}
+
+}  // namespace
+
 FileInfo inspect_file(const std::string& path) {
+  if (std::optional<FileInfo> half = half_of_package(path)) return std::move(*half);
   std::shared_ptr<const ReadOnlyFile> file;
   FileInfo sniffed = sniff(path, &file);
   if (sniffed.kind == FileKind::json) return kind_by_json(*file);
@@ -153,7 +181,7 @@ std::string describe(const FileInfo& info) {
       return "is an AOTInductor package (compiled code, without the torch.export program it was "
              "compiled from)";
     case FileKind::executorch:
-      return "is an ExecuTorch program (.pte), which modrec does not run";
+      return "is an ExecuTorch program (.pte)";
     case FileKind::state_dict:
       return "is a state_dict, not a TorchScript model";
     case FileKind::eager_module:

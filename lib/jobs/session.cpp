@@ -10,6 +10,7 @@
 #include "load/meta/meta_kernels.h"
 #include "arguments/forward_schema.h"
 #include "util/error.h"
+#include "util/package_half.h"
 
 namespace modrec {
 namespace {
@@ -127,9 +128,9 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
 std::vector<FlagPath> paths_read(const ModelOptions& model, const InputOptions& inputs,
                                  const RecordOptions& record) {
   std::vector<FlagPath> paths = flag_paths(inputs.all_files(), "--input");
-  paths.insert(
-      paths.end(),
-      {{model.path, "MODEL"}, {record.grad_file, "--grad"}, {record.targets_file, "--targets"}});
+  paths.insert(paths.end(), {{model_file(model.path), "MODEL"},
+                             {record.grad_file, "--grad"},
+                             {record.targets_file, "--targets"}});
   for (const auto& edit : record.edits.specs)
     if (edit.op.kind == EditKind::replace) paths.push_back({edit.op.file, "--edit"});
   return paths;

@@ -14,8 +14,10 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <variant>
 #include <vector>
 
+#include "load/executorch_runtime.h"
 #include "load/shared_library_file.h"
 #include "load/torchvision_autograd.h"
 #include "load/version.h"
@@ -255,6 +257,62 @@ std::optional<std::string> load_cuda_backend() {
   static const std::optional<std::string> why =
       open_library((torch_lib_dir() / "libtorch.so").string(), RTLD_NOW | RTLD_GLOBAL);
   return why;
+}
+
+namespace {
+
+const char* const kLowered =
+    "give the .pt2 that torch.export.save wrote of the program before it was lowered (to_edge, "
+    "to_executorch)";
+
+// What the shim links, in the order each needs the one before: found by their sonames when the
+// shim is loaded. The kernels and the XNNPACK delegate register themselves as they load.
+const char* const kExecuTorchLibraries[] = {"libexecutorch.so", "libexecutorch_threadpool.so",
+                                            "libexecutorch_kernels_optimized.so",
+                                            "libexecutorch_backend_xnnpack.so"};
+
+// A .pte refused: why, and what to do, else the .pt2 it came from.
+Error cannot_run(const std::string& why, const std::string& fix) {
+  return Error(Exit::bad_input, why, "", fix + ", or " + kLowered);
+}
+
+// The shim's handle, or why it cannot be had.
+std::variant<void*, Error> open_executorch_shim() {
+  const fs::path site = site_packages();
+  const fs::path runtime = site / "executorch" / "lib";
+  std::error_code ec;
+  if (!fs::is_regular_file(runtime / kExecuTorchLibraries[0], ec))
+    return cannot_run(
+        "model file is an ExecuTorch program (.pte), and running one needs the "
+        "executorch package beside torch in " +
+            site.string() + ", which is not installed there",
+        "pip install executorch==1.5.1 into that environment");
+  const fs::path shim =
+      fs::read_symlink("/proc/self/exe", ec).parent_path() / "libmodrec_executorch.so";
+  if (!fs::is_regular_file(shim, ec))
+    return cannot_run(
+        "model file is an ExecuTorch program (.pte), and this modrec has no "
+        "ExecuTorch shim beside it (libmodrec_executorch.so: built where the "
+        "build's Python environment has executorch; the wheel does not carry it)",
+        "build modrec with executorch installed in its Python environment");
+  for (const char* library : kExecuTorchLibraries)
+    if (auto why = open_library((runtime / library).string(), RTLD_NOW | RTLD_LOCAL))
+      return cannot_run("ExecuTorch's runtime cannot be loaded: " + first_line(*why),
+                        "reinstall executorch==1.5.1 beside torch");
+  void* handle = dlopen(shim.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return cannot_run("modrec's ExecuTorch shim cannot be loaded: " + first_line(dlerror()),
+                      "build modrec again against the executorch installed beside torch");
+  return handle;
+}
+
+}  // namespace
+
+void* load_executorch_shim(const std::string& model) {
+  static const std::variant<void*, Error> shim = open_executorch_shim();
+  if (const Error* failed = std::get_if<Error>(&shim))
+    throw Error(failed->code(), failed->what(), model, failed->hint());
+  return std::get<void*>(shim);
 }
 
 bool namespace_registered(const std::string& ns) {

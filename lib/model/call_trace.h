@@ -52,4 +52,13 @@ struct CallTrace {
   std::map<std::string, int64_t> unattributed_ops;
 };
 
+// A call per module of `tree`, in its order, each in its parent's: the static trace of a model
+// whose modules are each called once (a .pt2 program; compiled code's root and constants).
+inline CallTrace call_per_module(const ModuleTree& tree) {
+  CallTrace trace;
+  for (const Module& m : tree.modules)
+    trace.calls.push_back(Call{static_cast<int>(trace.calls.size()), m.parent, {}, {}, false});
+  return trace;
+}
+
 }  // namespace modrec

@@ -6,6 +6,7 @@
 #include "rundir/run_paths.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/package_half.h"
 #include "util/sha256.h"
 
 namespace modrec {
@@ -29,10 +30,12 @@ std::string stated_kind(const nlohmann::json& fields) {
 }  // namespace
 
 RunManifest new_run_manifest(RunKind kind, const RunOrigin& origin) {
-  return {kind,
-          {{"modrec_version", origin.modrec_version},
-           {"libtorch_version", origin.libtorch_version},
-           {"model", {{"path", origin.model_path}, {"sha256", sha256_file(origin.model_path)}}}}};
+  return {
+      kind,
+      {{"modrec_version", origin.modrec_version},
+       {"libtorch_version", origin.libtorch_version},
+       {"model",
+        {{"path", origin.model_path}, {"sha256", sha256_file(model_file(origin.model_path))}}}}};
 }
 
 std::string write_run_manifest(const std::string& dir, const RunManifest& manifest) {

@@ -5,11 +5,11 @@
 #include <map>
 
 #include "instrument/pt2/pytree.h"
+#include "instrument/root_only_model.h"
 #include "load/pt2/program_json.h"
 #include "load/operator_libraries.h"
 #include "load/shared_library_file.h"
 #include "util/error.h"
-#include "util/log.h"
 
 namespace modrec {
 namespace {
@@ -59,19 +59,19 @@ std::unique_ptr<Loader> load(const std::string& path, const std::string& model) 
   }
 }
 
-class CompiledPackage : public InstrumentedModel {
+class CompiledPackage : public RootOnlyModel {
  public:
   CompiledPackage(std::string path, std::unique_ptr<Loader> loader)
-      : path_(std::move(path)), loader_(std::move(loader)) {
+      : RootOnlyModel(std::move(path), "an AOTInductor package", "CompiledModel"),
+        loader_(std::move(loader)) {
     const std::vector<std::string> spec = loader_->get_call_spec();
     if (spec.size() == 2) {
       in_spec_ = pt2::parse_tree_spec(spec[0]);
       out_spec_ = pt2::parse_tree_spec(spec[1]);
     }
+    constants_.emplace_back();
     read_constants();
   }
-
-  const ModuleTree& tree() const override { return tree_; }
 
   // The package's inputs (its in_spec's leaves), as tensors.
   std::vector<c10::Argument> forward_arguments() const override {
@@ -81,50 +81,12 @@ class CompiledPackage : public InstrumentedModel {
     return args;
   }
 
-  // The compiled code runs on values: on the meta device (summary's pass on shapes) it runs on
-  // zeros of the inputs' shapes, and its outputs' shapes are the answer.
-  c10::IValue forward(std::vector<c10::IValue> inputs, CallHooks& hooks) override {
-    hooks.enter(0, 0, inputs);
-    std::vector<at::Tensor> tensors;
-    bool meta = false;
-    for (const c10::IValue& v : inputs) {
-      const at::Tensor t = v.toTensor();
-      meta = meta || t.is_meta();
-      tensors.push_back(t.is_meta() ? at::zeros(t.sizes(), t.options().device(at::kCPU)) : t);
-    }
-    std::vector<c10::IValue> outs;
-    for (const at::Tensor& t : run(tensors)) outs.push_back(meta ? t.to(at::kMeta) : t);
-    return hooks.leave(0, 0, pt2::unflatten(out_spec_ ? &*out_spec_ : nullptr, outs));
-  }
-
-  void clear_gradients() override {}
-
   std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const override {
     return constants_[static_cast<size_t>(module)];
   }
-  // Constants, not parameters: nothing a backward or an optimizer step would reach.
-  std::vector<at::Tensor> parameters() const override { return {}; }
-
-  CallTrace static_trace() const override {
-    CallTrace trace;
-    for (const Module& m : tree_.modules)
-      trace.calls.push_back(Call{static_cast<int>(trace.calls.size()), m.parent, {}, {}, false});
-    return trace;
-  }
-
-  // The code was compiled for one device.
-  void to(const at::Device& device) override {
-    if (!device.is_cpu() && !device.is_meta())
-      throw Error(Exit::usage, "an AOTInductor package runs on the device it was compiled for",
-                  "--device", "leave --device out");
-  }
-
-  void train(bool on) override {
-    if (on) log::warn(path_, ": compiled code runs as it was compiled; train mode changes nothing");
-  }
 
  private:
-  std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs) {
+  std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs) override {
     try {
       return loader_->run(inputs);
     } catch (const c10::Error& e) {
@@ -132,6 +94,10 @@ class CompiledPackage : public InstrumentedModel {
                   "the compiled model failed: " + first_line(e.what_without_backtrace()), path_,
                   "give inputs of the shapes and dtypes the package was compiled for");
     }
+  }
+
+  c10::IValue pack(std::vector<c10::IValue> outputs) const override {
+    return pt2::unflatten(out_spec_ ? &*out_spec_ : nullptr, outputs);
   }
 
   // A module per prefix of the constants' original names (fc1.weight: fc1), its constants as
@@ -145,8 +111,6 @@ class CompiledPackage : public InstrumentedModel {
       const auto fqn = fqns.find(name);
       by_fqn[fqn == fqns.end() ? name : fqn->second] = value;
     }
-    tree_.modules.push_back(Module{"", "CompiledModel", "CompiledModel", "", 0, -1, {}, {}, {}});
-    constants_.emplace_back();
     for (const auto& [fqn, value] : by_fqn) {
       const size_t dot = fqn.rfind('.');
       const int module = dot == std::string::npos ? 0 : module_at(fqn.substr(0, dot));
@@ -172,10 +136,8 @@ class CompiledPackage : public InstrumentedModel {
     return index;
   }
 
-  std::string path_;
   std::unique_ptr<Loader> loader_;
   std::optional<pt2::TreeSpec> in_spec_, out_spec_;  // the call spec's, typed
-  ModuleTree tree_;
   std::vector<std::vector<std::pair<std::string, at::Tensor>>> constants_;  // per module
 };
 
@@ -186,7 +148,8 @@ std::unique_ptr<InstrumentedModel> open_compiled_package(const std::string& path
   file.archive->verify_crc();  // a damaged library would be loaded as it is
   const std::string model = model_name(*file.archive);
   check_library(*file.archive, model);
-  return std::make_unique<CompiledPackage>(path, load(path, model));
+  // The archive's own path: `path` may name the compiled half of a package (file_kind.h).
+  return std::make_unique<CompiledPackage>(path, load(file.archive->path(), model));
 }
 
 }  // namespace modrec

@@ -63,13 +63,6 @@ std::vector<at::Tensor> ExportedModel::parameters() const {
   return out;
 }
 
-CallTrace ExportedModel::static_trace() const {
-  CallTrace trace;
-  for (const Module& m : tree_.modules)
-    trace.calls.push_back(Call{static_cast<int>(trace.calls.size()), m.parent, {}, {}, false});
-  return trace;
-}
-
 void ExportedModel::to(const at::Device& device) {
   std::map<const c10::TensorImpl*, at::Tensor> moved;  // tied weights stay one tensor
   for (auto& [fqn, stored] : archive_.state) {

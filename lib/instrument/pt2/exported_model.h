@@ -19,7 +19,7 @@ class ExportedModel : public InstrumentedModel {
   std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const override;
   std::vector<at::Tensor> parameters() const override;
   // Every module once, in named_modules() order: what torchinfo lists without an input.
-  CallTrace static_trace() const override;
+  CallTrace static_trace() const override { return call_per_module(tree_); }
   void to(const at::Device& device) override;
   // The graph was traced in one mode (batch_norm's `training` argument is frozen in it): nothing
   // to switch; train mode is warned about.
