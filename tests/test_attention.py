@@ -15,14 +15,15 @@ differ, and they must hold exactly that shape.
 """
 import json
 import os
-import subprocess
+import sys
 import tempfile
 import unittest
 
-import torch
-
 import test_record_oracle as record_oracle  # (a module: its TestCase is not collected here)
-from e2e import PYTHON, ROOT, main, oracle, run, sample
+from e2e import ROOT, main, run, sample
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import torchinfo_table as torchinfo_script  # noqa: E402
 
 COLUMNS = "input_size,output_size,num_params,mult_adds"
 COL_WIDTH = 25  # torchinfo's default, modrec's too
@@ -38,17 +39,15 @@ def model_and_input(name):
 
 
 def torchinfo_table(name, model, inputs, depth, row_settings="depth", grad=False):
-    """(torchinfo's printed table, its keyword-only rows: [{"line": i, "shape": [...]}])."""
+    """(torchinfo's printed table, its keyword-only rows: [{"line": i, "shape": [...]}]), from
+    scripts/torchinfo_table.py run in this process (one torch import for every table)."""
     with tempfile.TemporaryDirectory(prefix="torchinfo-") as tmp:
         keyword_only = os.path.join(tmp, "keyword_only.json")
-        p = subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "torchinfo_table.py"), name,
-                            "--weights", model, "--input", *inputs, "--columns", COLUMNS,
-                            "--depth", str(depth), "--row-settings", row_settings,
-                            "--keyword-only", keyword_only, *(["--grad"] if grad else [])],
-                           capture_output=True, text=True)
-        if p.returncode != 0:
-            raise AssertionError(f"torchinfo_table.py {name}: exit {p.returncode}\n{p.stderr[-3000:]}")
-        return p.stdout, load_json(keyword_only)["lines"]
+        table = torchinfo_script.table([name, "--weights", model, "--input", *inputs, "--columns",
+                                        COLUMNS, "--depth", str(depth), "--row-settings",
+                                        row_settings, "--keyword-only", keyword_only,
+                                        *(["--grad"] if grad else [])])
+        return table + "\n", load_json(keyword_only)["lines"]
 
 
 def with_keyword_only_shapes(table, keyword_only):
