@@ -621,6 +621,15 @@ def _hf_decoder(arch: str) -> Callable[[], nn.Module]:
     return build
 
 
+def _timm(name: str, **sizes: object) -> Callable[[], nn.Module]:
+    """A timm model of random weights, made tiny by `sizes` (no download)."""
+    def build() -> nn.Module:
+        import timm  # only needed for these models
+        torch.manual_seed(SEED)
+        return timm.create_model(name, pretrained=False, num_classes=10, **sizes)
+    return build
+
+
 def _tokens_of(*shape: int) -> Callable[[], Tuple[Tensor, ...]]:
     def make() -> Tuple[Tensor, ...]:
         return (torch.randint(0, 64, shape, generator=torch.Generator().manual_seed(SEED)),)
@@ -788,6 +797,12 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     "MapNet": (_seeded(MapNet), _randn(2, 3, 4)),
     **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
                                                                 "GPTNeoX")},
+    # timm's ViT: Identity chains (q_norm, k_norm, ls1, drop_path1, ...) on values no other call
+    # takes; ConvNeXt: an Identity per block and a head of containers
+    "TimmViT": (_timm("vit_tiny_patch16_224", img_size=32, patch_size=8, embed_dim=32, depth=2,
+                      num_heads=2), _randn(2, 3, 32, 32)),
+    "TimmConvNeXt": (_timm("convnext_atto", depths=(1, 1, 2, 1), dims=(8, 16, 24, 32)),
+                     _randn(2, 3, 32, 32)),
 }
 
 # Models whose one forward argument is a list of tensors: an input file holding a list is that

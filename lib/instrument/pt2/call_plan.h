@@ -65,6 +65,12 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree,
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
                        const std::vector<StackEntry>& base, const ModuleTree& tree);
 
+// The tensors of a call's signature (CallSignature's inputs or outputs), constants left out;
+// nullopt when it holds another value (a list of tensors, a symbolic size) or names a tensor the
+// program lacks.
+std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argument>& told,
+                                                          const Program& program);
+
 // The module calls a node runs in: its stack, but a higher-order operator's node that carries
 // a shorter stack than all of its subgraphs' nodes (strict export writes only the root's for a
 // no_grad block inside block.inner) runs in the calls they all share; else the calls around it
