@@ -55,7 +55,8 @@ struct CallPlan {
 
 // With `notes` (modrec.export's), also the calls that ran no operator, and which of those have
 // gradients the graph cannot tell (untold_gradients.h); notes that do not match the graph are one
-// warning and left out.
+// warning and left out. Either way, a call whose signature the archive keeps (CallSignature)
+// takes the arguments it names, in forward's order.
 CallPlan plan_calls(const Program& program, const ModuleTree& tree,
                     const ExportNotes* notes = nullptr);
 
