@@ -113,5 +113,27 @@ class Zoo(RecordComparison):
                     self.assertEqual(out, untyped(torchinfo_table(name, self.plain[name], *args)))
 
 
+class CondWithNotes(unittest.TestCase):
+    def test_the_branch_calls_fall_back_alone(self):
+        # torch.cond's branches in a non-strict export: export refuses the signatures there
+        # (modrec.export warns and exports without them), and the branch modules' calls, whose
+        # values are inside the branch's subgraph, cannot be placed: they are left out alone,
+        # named in one warning, and the rest of the notes stand (they were all dropped). The
+        # taken branch's rows are not shown yet (issue 48).
+        out = tempfile.mkdtemp(prefix="pt2-cond-")
+        self.addCleanup(shutil.rmtree, out, True)
+        path = os.path.join(out, "CondNet.notes.pt2")
+        with self.assertWarnsRegex(UserWarning, "signatures are not kept"):
+            modrec.export(models.build("CondNet"), models.example_inputs("CondNet"), path)
+        x = save(out, "x", models.example_inputs("CondNet")[0])
+        table, err = run("summary", path, "--input", x, "--depth", "3")
+        self.assertIn("4 call(s) of modrec.export's notes that run no operator cannot be placed "
+                      "in the program's graph, and are not shown (br, br.0, br.1, br.2)", err)
+        self.assertNotIn("do not match", err)
+        want = torchinfo_table("CondNet", path, "--input", x, "--depth", "3")
+        totals = re.compile(r"^(?:Total|Trainable) params.*$", re.M)
+        self.assertEqual(totals.findall(table), totals.findall(want))
+
+
 if __name__ == "__main__":
     main()
