@@ -615,31 +615,18 @@ class HFDecoder(nn.Module):
 
 
 class HFSeq2Seq(nn.Module):
-    """A random-weight Hugging Face encoder-decoder (transformers 5; T5 or BART), tiny: its
-    embedding tied between encoder and decoder, its calls given keyword arguments, its result a
-    ModelOutput (returned whole)."""
+    """A random-weight Hugging Face T5 (transformers 5), tiny: its embedding tied between encoder
+    and decoder, its calls given keyword arguments, its result a ModelOutput (returned whole)."""
 
-    def __init__(self, arch: str) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        import transformers  # only needed for these models
-        sizes = {"T5": dict(d_model=16, d_kv=8, d_ff=32, num_layers=1, num_decoder_layers=1,
-                            num_heads=2),
-                 "Bart": dict(d_model=16, encoder_layers=1, decoder_layers=1,
-                              encoder_attention_heads=2, decoder_attention_heads=2,
-                              encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=32)}
-        config = getattr(transformers, arch + "Config")(vocab_size=64, use_cache=False,
-                                                        **sizes[arch])
-        self.model = getattr(transformers, arch + "Model")(config)
+        import transformers  # only needed for this model
+        config = transformers.T5Config(vocab_size=64, use_cache=False, d_model=16, d_kv=8, d_ff=32,
+                                       num_layers=1, num_decoder_layers=1, num_heads=2)
+        self.model = transformers.T5Model(config)
 
     def forward(self, ids: Tensor) -> object:
         return self.model(input_ids=ids, decoder_input_ids=ids)
-
-
-def _hf_seq2seq(arch: str) -> Callable[[], nn.Module]:
-    def build() -> nn.Module:
-        torch.manual_seed(SEED)
-        return HFSeq2Seq(arch)
-    return build
 
 
 def _hf_decoder(arch: str) -> Callable[[], nn.Module]:
@@ -825,7 +812,7 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     "MapNet": (_seeded(MapNet), _randn(2, 3, 4)),
     **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
                                                                 "GPTNeoX")},
-    **{arch: (_hf_seq2seq(arch), _tokens_of(1, 5)) for arch in ("T5", "Bart")},
+    "T5": (_seeded(HFSeq2Seq), _tokens_of(1, 5)),
     # timm's ViT: Identity chains (q_norm, k_norm, ls1, drop_path1, ...) on values no other call
     # takes; ConvNeXt: an Identity per block and a head of containers
     "TimmViT": (_timm("vit_tiny_patch16_224", img_size=32, patch_size=8, embed_dim=32, depth=2,

@@ -1,6 +1,6 @@
 """torch.export archives of models as the ecosystem writes them (issue 48): tiny random-weight timm
 models (a ViT, whose attention passes q and k through Identity chains no other call takes; a
-ConvNeXt) and Hugging Face encoder-decoders (T5, BART: a tied embedding, keyword arguments, a
+ConvNeXt) and a Hugging Face encoder-decoder (T5: a tied embedding, keyword arguments, a
 ModelOutput result), exported plain and by modrec.export, against eager PyTorch on the same weights:
 summary's table is torchinfo's at depths 1, 3 and 99 with every column, record's captures are
 eager hooks'. modrec.export keeps every call's signature (the archive's module_call_graph), which
@@ -24,12 +24,12 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import models  # noqa: E402
 import modrec  # noqa: E402
 
-NAMES = ("TimmViT", "TimmConvNeXt", "T5", "Bart")
+NAMES = ("TimmViT", "TimmConvNeXt", "T5")
 ALL_COLUMNS = "input_size,output_size,num_params,params_percent,kernel_size,mult_adds,trainable"
-# Hugging Face encoder-decoders call their stacks with keyword arguments only, for which torchinfo
-# prints "--" as the input size; modrec prints the first tensor's shape (docs/export-notes.md:
-# how an argument was passed is not noted), so their tables leave that column out.
-KEYWORD_CALLS = ("T5", "Bart")
+# Hugging Face's T5 calls its stacks with keyword arguments only, for which torchinfo prints "--"
+# as the input size; modrec prints the first tensor's shape (docs/export-notes.md: how an
+# argument was passed is not noted), so its tables leave that column out.
+KEYWORD_CALLS = ("T5",)
 
 
 def columns(name):
@@ -79,8 +79,8 @@ class Zoo(RecordComparison):
         # returns one graph value with several uses: which are the result's is not told, so its
         # gradients are refused (docs/export-notes.md); its values are compared.
         # T5's calls take **kwargs, which the call's recorded inputs do not carry (as a
-        # decoder's, tests/test_pt2_hop.py): its inputs are left out. BART is as T5.
-        for name in ("TimmViT", "TimmConvNeXt", "T5"):
+        # decoder's, tests/test_pt2_hop.py): its inputs are left out.
+        for name in NAMES:
             with self.subTest(name):
                 model = models.build(name)
                 identities = {p for p, m in model.named_modules()
@@ -102,8 +102,8 @@ class Zoo(RecordComparison):
                 self.assertEqual(totals.findall(out), totals.findall(want))
 
     def test_plain_encoder_decoders_are_torchinfos(self):
-        # Every module of T5 and BART runs an operator but their never-called ModuleLists, which
-        # a plain archive shows as Module (README, torch.export archives).
+        # Every module of T5 runs an operator but its never-called ModuleLists, which a plain
+        # archive shows as Module (README, torch.export archives).
         for name in KEYWORD_CALLS:
             for depth in ("1", "3", "99"):
                 with self.subTest(name, depth=depth):
