@@ -614,10 +614,34 @@ class HFDecoder(nn.Module):
         return self.model(input_ids=ids).logits
 
 
+class HFSeq2Seq(nn.Module):
+    """A random-weight Hugging Face T5 (transformers 5), tiny: its embedding tied between encoder
+    and decoder, its calls given keyword arguments, its result a ModelOutput (returned whole)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import transformers  # only needed for this model
+        config = transformers.T5Config(vocab_size=64, use_cache=False, d_model=16, d_kv=8, d_ff=32,
+                                       num_layers=1, num_decoder_layers=1, num_heads=2)
+        self.model = transformers.T5Model(config)
+
+    def forward(self, ids: Tensor) -> object:
+        return self.model(input_ids=ids, decoder_input_ids=ids)
+
+
 def _hf_decoder(arch: str) -> Callable[[], nn.Module]:
     def build() -> nn.Module:
         torch.manual_seed(SEED)
         return HFDecoder(arch)
+    return build
+
+
+def _timm(name: str, **sizes: object) -> Callable[[], nn.Module]:
+    """A timm model of random weights, made tiny by `sizes` (no download)."""
+    def build() -> nn.Module:
+        import timm  # only needed for these models
+        torch.manual_seed(SEED)
+        return timm.create_model(name, pretrained=False, num_classes=10, **sizes)
     return build
 
 
@@ -788,6 +812,13 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     "MapNet": (_seeded(MapNet), _randn(2, 3, 4)),
     **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
                                                                 "GPTNeoX")},
+    "T5": (_seeded(HFSeq2Seq), _tokens_of(1, 5)),
+    # timm's ViT: Identity chains (q_norm, k_norm, ls1, drop_path1, ...) on values no other call
+    # takes; ConvNeXt: an Identity per block and a head of containers
+    "TimmViT": (_timm("vit_tiny_patch16_224", img_size=32, patch_size=8, embed_dim=32, depth=2,
+                      num_heads=2), _randn(2, 3, 32, 32)),
+    "TimmConvNeXt": (_timm("convnext_atto", depths=(1, 1, 2, 1), dims=(8, 16, 24, 32)),
+                     _randn(2, 3, 32, 32)),
 }
 
 # Models whose one forward argument is a list of tensors: an input file holding a list is that

@@ -359,8 +359,9 @@ class ExportNotes(RecordComparison):
     def test_input_gradients_of_a_call_given_one_tensor_several_times_are_refused(self):
         # TransformerEncoderLayer's self_attn(x, x, x): eager hooks see the gradient of each of
         # the three arguments apart; the archive has one value, whose gradient sums them. modrec
-        # refuses those grad_input (docs/export-notes.md, Not told); every other gradient, the
-        # attention's grad_output included, is eager hooks'.
+        # refuses those grad_input, each of the three arguments' (its signature in the archive
+        # gives the call its three arguments; docs/export-notes.md, Not told); every other
+        # gradient, the attention's grad_output included, is eager hooks'.
         attention = [f"encoder.layers.{i}.self_attn" for i in range(2)]
         _, err, layers, refused = self.gradients_against_eager_hooks(
             "TransformerEncoderNet", {(p, "grad_input") for p in attention})
@@ -370,8 +371,8 @@ class ExportNotes(RecordComparison):
         reason = (attention[1] + " is given one tensor several times, one value of the .pt2 "
                   "graph: its gradient would sum every argument's, where eager hooks see each apart")
         self.assertEqual(refused[(second, "grad_input")],
-                         [{"at": "", "through": [], "reason": reason}])
-        self.assertIn("1 gradient not recorded, listed under no_gradient in manifest.json and "
+                         [{"at": str(i), "through": [], "reason": reason} for i in range(3)])
+        self.assertIn("3 gradients not recorded, listed under no_gradient in manifest.json and "
                       "stats.json: " + reason, err)
 
     def test_captures_equal_eager_hooks(self):

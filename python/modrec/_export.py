@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import warnings
 from typing import Any
 
 NOTES_FILE = "modrec-notes.json"  # torch.export.save writes it as extra/modrec-notes.json
@@ -115,6 +116,23 @@ def notes(model: Any, args: tuple, kwargs: dict | None = None) -> dict:
     }
 
 
+def _export_keeping_calls(model: Any, args: tuple, **options: Any) -> Any:
+    """torch.export.export keeping every submodule call's signature (which graph values its
+    arguments and result are: the archive's module_call_graph), which places the calls that run
+    no operator exactly; the graph is the same. Where export cannot keep them (a module called
+    inside torch.cond's branches), the plain export, and the notes alone place those calls."""
+    import torch
+
+    names = tuple(name for name, _ in model.named_modules() if name)
+    try:
+        return torch.export.export(model, args, preserve_module_call_signature=names, **options)
+    except Exception as e:  # noqa: BLE001 - any refusal: export as torch.export would
+        warnings.warn(f"modrec.export: the module calls' signatures are not kept ({type(e).__name__}:"
+                      f" {str(e).splitlines()[0][:160]}); the notes alone place the calls",
+                      stacklevel=3)
+    return torch.export.export(model, args, **options)
+
+
 def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
            dynamic_shapes: Any = None, strict: bool = False) -> Any:
     """torch.export.export(model, args, kwargs, dynamic_shapes=..., strict=...) saved to `path`
@@ -123,8 +141,8 @@ def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
     import torch
 
     args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
-    program = torch.export.export(model, args, kwargs=kwargs, dynamic_shapes=dynamic_shapes,
-                                  strict=strict)
+    program = _export_keeping_calls(model, args, kwargs=kwargs, dynamic_shapes=dynamic_shapes,
+                                    strict=strict)
     text = json.dumps(notes(model, args, kwargs), separators=(",", ":"))
     torch.export.save(program, path, extra_files={NOTES_FILE: text})
     return program

@@ -208,7 +208,33 @@ CallPlan plan_nodes(const std::vector<Node>& nodes, const std::set<std::string>&
   return plan;
 }
 
+// The calls whose signature the archive keeps (CallSignature) take the graph values it names, in
+// forward's order: eager hooks' arguments, one the call does not use included (a rotary
+// embedding's hidden states), where the graph's call has only the values its nodes read.
+void take_signatures(CallPlan& plan, const Program& program, const ModuleTree& tree) {
+  std::map<int, int> calls_of;  // module -> its calls so far
+  for (size_t c = 1; c < plan.calls.size(); ++c) {
+    PlannedCall& call = plan.calls[c];
+    const int n = calls_of[call.module]++;
+    const std::string& path = tree.modules[call.module].path;
+    const auto told = program.call_signatures.find(n ? path + "@" + std::to_string(n) : path);
+    if (told == program.call_signatures.end()) continue;
+    if (auto names = signature_tensors(told->second.inputs, program)) call.inputs = *names;
+  }
+}
+
 }  // namespace
+
+std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argument>& told,
+                                                          const Program& program) {
+  std::vector<std::string> names;
+  for (const Argument& a : told)
+    if (a.kind == Argument::Kind::tensor && program.tensor_values.count(a.names[0]))
+      names.push_back(a.names[0]);
+    else if (!value_names(a).empty())
+      return std::nullopt;
+  return names;
+}
 
 CallPlan plan_calls(const Program& program, const ModuleTree& tree, const ExportNotes* notes) {
   std::set<std::string> attributes;
@@ -217,7 +243,10 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree, const Export
   CallPlan plan = plan_nodes(program.nodes, attributes, {}, tree, [&](FlowPass& flow) {
     for (const OutputSpec& out : program.outputs) flow.graph_output(out.value, out.user);
   });
-  if (!notes) return plan;
+  if (!notes) {
+    take_signatures(plan, program, tree);
+    return plan;
+  }
   CallPlan noted = with_noted_calls(std::move(plan), program, tree, *notes);
   mark_untold_gradients(noted, program, tree);
   return noted;

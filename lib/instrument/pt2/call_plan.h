@@ -55,7 +55,8 @@ struct CallPlan {
 
 // With `notes` (modrec.export's), also the calls that ran no operator, and which of those have
 // gradients the graph cannot tell (untold_gradients.h); notes that do not match the graph are one
-// warning and left out.
+// warning and left out. Either way, a call whose signature the archive keeps (CallSignature)
+// takes the arguments it names, in forward's order.
 CallPlan plan_calls(const Program& program, const ModuleTree& tree,
                     const ExportNotes* notes = nullptr);
 
@@ -64,6 +65,12 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree,
 // `attributes` are its inputs bound to parameters, buffers and constants.
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
                        const std::vector<StackEntry>& base, const ModuleTree& tree);
+
+// The tensors of a call's signature (CallSignature's inputs or outputs), constants left out;
+// nullopt when it holds another value (a list of tensors, a symbolic size) or names a tensor the
+// program lacks.
+std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argument>& told,
+                                                          const Program& program);
 
 // The module calls a node runs in: its stack, but a higher-order operator's node that carries
 // a shorter stack than all of its subgraphs' nodes (strict export writes only the root's for a

@@ -181,9 +181,13 @@ class GraphRun {
     return values_.at(name);
   }
 
+  // The root's arguments are the program's inputs, or with modrec.export's notes forward's
+  // (attn_mask=None, is_causal=False among them).
   void enter_root(const std::vector<c10::IValue>& inputs) {
     ids_[0] = forward_.next_call++;
-    forward_.hooks.enter(ids_[0], 0, inputs);
+    const pt2::PlannedCall& root = graph_.plan.calls[0];
+    std::vector<std::string> names;
+    forward_.hooks.enter(ids_[0], 0, root.in_spec.is_null() ? inputs : arguments(root, names));
     routed_.emplace_back();
   }
 
@@ -219,17 +223,8 @@ class GraphRun {
   // the two, a call whose gradients the graph cannot tell says so.
   void enter(int call) {
     const pt2::PlannedCall& planned = graph_.plan.calls[call];
-    std::vector<c10::IValue> args;
     std::vector<std::string> names;  // per argument: the graph value it is, if a tensor
-    if (planned.in_spec.is_null()) {
-      names = planned.inputs;
-      for (const std::string& name : names) args.push_back(value(name));
-    } else {
-      for (const nlohmann::json& arg : planned.in_spec) {
-        args.push_back(noted_argument(arg));
-        names.push_back(arg.contains("value") ? arg["value"].get<std::string>() : "");
-      }
-    }
+    const std::vector<c10::IValue> args = arguments(planned, names);
     ids_[call] = forward_.next_call++;
     forward_.hooks.enter(ids_[call], planned.module, args);
     if (!planned.untold_inputs.empty() || !planned.untold_outputs.empty())
@@ -300,6 +295,23 @@ class GraphRun {
     return sub.outputs();
   }
 
+  // A call's arguments: its inputs, or its in_spec's values; `names` gets the graph value each
+  // is, if a tensor.
+  std::vector<c10::IValue> arguments(const pt2::PlannedCall& planned,
+                                     std::vector<std::string>& names) const {
+    std::vector<c10::IValue> args;
+    if (planned.in_spec.is_null()) {
+      names = planned.inputs;
+      for (const std::string& name : names) args.push_back(value(name));
+      return args;
+    }
+    for (const nlohmann::json& arg : planned.in_spec) {
+      args.push_back(noted_argument(arg));
+      names.push_back(arg.contains("value") ? arg["value"].get<std::string>() : "");
+    }
+    return args;
+  }
+
   // An argument as modrec.export's notes write it (PlannedCall::in_spec): what eager forward
   // got, an LSTM's hx=None or a tuple of states included, its tensors the graph's values.
   c10::IValue noted_argument(const nlohmann::json& spec) const {
@@ -325,13 +337,13 @@ class GraphRun {
     return *param.default_value();
   }
 
-  // The root's result has forward's structure (its out_spec); a submodule call's is unknown to
-  // the archive without modrec.export's notes: its value, or a tuple of several.
+  // The root's result has forward's structure (its out_spec, or the notes'); a submodule call's
+  // is unknown to the archive without modrec.export's notes: its value, or a tuple of several.
   c10::IValue pack(int call, const std::vector<c10::IValue>& values) const {
     if (values.empty()) return c10::IValue();
     const bool root = call == 0 && graph_.graph == nullptr;
-    const std::optional<pt2::TreeSpec>& spec =
-        root ? forward_.out_spec : graph_.plan.calls[call].out_spec;
+    const std::optional<pt2::TreeSpec>& noted = graph_.plan.calls[call].out_spec;
+    const std::optional<pt2::TreeSpec>& spec = root && !noted ? forward_.out_spec : noted;
     return pt2::unflatten(spec ? &*spec : nullptr, values);
   }
 

@@ -12,6 +12,8 @@ namespace {
 
 using nlohmann::json;
 
+const std::vector<std::string> kNone;  // a call without nodes has no graph values of its own
+
 // A step of a pass over the graph: a node, or a call that starts or ends.
 struct Step {
   bool node = false;
@@ -24,6 +26,7 @@ struct Step {
 struct Side {
   std::vector<NotedTensor> tensors;
   std::vector<std::string> names;
+  bool signature = false;  // the names are the call's signature's (exact, in forward's order)
 };
 
 std::vector<NotedTensor> tensors_of(const std::vector<NotedValue>& values) {
@@ -62,11 +65,27 @@ Side side(std::vector<NotedTensor> tensors, const std::vector<std::string>& name
   return s;
 }
 
-// The structure (as the program's out_spec) of a noted value made of tensors, tuples, lists and
-// dicts; nullopt when it holds anything else.
+// A side of a call from its signature (CallSignature): the graph values export recorded for its
+// flat arguments or result, exact where shapes alone cannot tell two tensors apart. nullopt when
+// export kept none for the call, or its tensors are not the eager ones (as many, in forward's
+// order, of the same shapes).
+std::optional<Side> signature_side(const std::vector<NotedTensor>& tensors,
+                                   const std::vector<Argument>* told, const Program& program) {
+  if (!told) return std::nullopt;
+  std::optional<std::vector<std::string>> names = signature_tensors(*told, program);
+  if (!names || names->size() != tensors.size()) return std::nullopt;
+  Side s{tensors, std::move(*names), true};
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (!same_shape(tensors[i].shape, program, s.names[i])) return std::nullopt;
+  return s;
+}
+
+// The structure (as the program's out_spec) of a noted value made of tensors, Nones, tuples,
+// lists and dicts; nullopt when it holds anything else.
 std::optional<TreeSpec> spec_of(const NotedValue& value) {
   using T = TreeSpec::Type;
   if (value.contains("tensor")) return TreeSpec{};
+  if (value.contains("const") && value["const"].is_null()) return TreeSpec{T::none, {}, {}};
   const bool is_dict = value.contains("dict");
   const char* field = value.contains("tuple")  ? "tuple"
                       : value.contains("list") ? "list"
@@ -144,6 +163,7 @@ class NotedPlan {
     visit_nodes(program.nodes, [&](const Node& node) {
       for (const StackEntry& entry : node.module_stack) ran_nodes_.insert(entry.path);
     });
+    number_calls();
     align();
     order_eager_events();
     for (size_t i = 0; i < program.nodes.size(); ++i)
@@ -151,21 +171,62 @@ class NotedPlan {
         for (const std::string& name : value_names(out)) made_by_[name] = static_cast<int>(i);
   }
 
-  CallPlan merged() {
+  // The plan with every eager call but those without nodes that cannot be placed (and the calls
+  // inside them), which `unplaced` gets with why.
+  CallPlan merged(std::map<int, std::string>& unplaced) {
+    std::vector<PlannedCall> calls(calls_.size());
+    for (size_t e = 0; e < calls_.size(); ++e) try {
+        calls[e] = planned(e);
+      } catch (const NotesError& why) {
+        if (match_[e] >= 0) throw;
+        unplaced[static_cast<int>(e)] = why.what();
+      }
+    std::set<int> left_out;
+    const std::vector<Step> order = steps(calls, unplaced, left_out);
+    std::vector<int> number(calls_.size(), -1);
     CallPlan out;
     out.sources = plan_.sources;
-    for (size_t e = 0; e < calls_.size(); ++e) out.calls.push_back(planned(e));
+    for (size_t e = 0; e < calls_.size(); ++e)
+      if (!left_out.count(static_cast<int>(e))) {
+        number[e] = static_cast<int>(out.calls.size());
+        out.calls.push_back(std::move(calls[e]));
+        if (e > 0) out.calls.back().parent = number[calls_[e].parent];
+      }
     out.events_before.assign(program_.nodes.size() + 1, {});
     size_t node = 0;
-    for (const Step& step : steps(out.calls))
+    for (const Step& step : order)
       if (step.node)
         ++node;
       else
-        out.events_before[node].push_back({step.index, step.enter});
+        out.events_before[node].push_back({number[step.index], step.enter});
     return out;
   }
 
  private:
+  // Each eager call's key among the archive's signatures: "c" for module c's first call, "c@1"
+  // for its second (as torch.export counts them).
+  void number_calls() {
+    std::map<std::string, int> seen;
+    for (const NotedCall& call : calls_) {
+      const int n = seen[call.path]++;
+      keys_.push_back(n == 0 ? call.path : call.path + "@" + std::to_string(n));
+    }
+  }
+
+  // Call e's arguments (`inputs`) or result as its signature tells them, else matched by shape
+  // to `graph_names` (the graph's call's values; none for a call without nodes).
+  Side side_of(size_t e, bool inputs, const std::vector<std::string>& graph_names) const {
+    std::vector<NotedTensor> tensors =
+        inputs ? tensors_of(calls_[e].args) : noted_tensors(calls_[e].output);
+    const auto sig =
+        e == 0 ? program_.call_signatures.end() : program_.call_signatures.find(keys_[e]);
+    if (sig != program_.call_signatures.end())
+      if (auto told = signature_side(tensors, inputs ? &sig->second.inputs : &sig->second.outputs,
+                                     program_))
+        return *told;
+    return side(std::move(tensors), graph_names, program_);
+  }
+
   // The graph's calls are the eager calls that ran an operator, in the same order and nesting.
   void align() {
     match_.assign(calls_.size(), -1);
@@ -188,12 +249,12 @@ class NotedPlan {
         throw NotesError("the call of " + calls_[e].path + " is inside another call in the graph");
     in_.resize(calls_.size());
     out_.resize(calls_.size());
-    for (size_t e = 0; e < calls_.size(); ++e)
-      if (match_[e] >= 0) {
-        const PlannedCall& graph = plan_.calls[match_[e]];
-        in_[e] = side(tensors_of(calls_[e].args), e == 0 ? root_inputs_ : graph.inputs, program_);
-        out_[e] = side(noted_tensors(calls_[e].output), graph.outputs, program_);
-      }
+    for (size_t e = 0; e < calls_.size(); ++e) {
+      const bool graph = match_[e] >= 0;
+      const PlannedCall* call = graph ? &plan_.calls[match_[e]] : nullptr;
+      in_[e] = side_of(e, true, e == 0 ? root_inputs_ : graph ? call->inputs : kNone);
+      out_[e] = side_of(e, false, graph ? call->outputs : kNone);
+    }
   }
 
   // Every call's start and end (the root's left out) in eager order.
@@ -218,8 +279,7 @@ class NotedPlan {
   // PyTorch skips, as flatten of a 2-d tensor, is a new value in the graph), else where the
   // closest one before it did.
   std::string value_of(const NotedTensor& t, int e) const {
-    const auto told = [&](const Step& ev) -> std::optional<std::string> {
-      if (match_[ev.index] < 0) return std::nullopt;
+    const auto told = [&](const Step& ev) {
       return value_in(ev.enter ? in_[ev.index] : out_[ev.index], t);
     };
     for (size_t i = leave_at_.at(e) + 1; i < events_.size(); ++i)
@@ -243,17 +303,30 @@ class NotedPlan {
   PlannedCall graph_call(size_t e) const {
     PlannedCall call = plan_.calls[match_[e]];
     call.parent = calls_[e].parent;
-    if (e > 0 && !out_[e].names.empty()) {
-      call.out_spec = spec_of(calls_[e].output);
-      if (call.out_spec) call.outputs = out_[e].names;
+    // The root's outputs are the program's, in its result's order: its structure is the notes'
+    // when it has them all (a ModelOutput, a tuple holding None).
+    const std::optional<TreeSpec> spec =
+        out_[e].names.empty() ? std::nullopt : spec_of(calls_[e].output);
+    if (spec && (e > 0 || leaf_count(*spec) == call.outputs.size())) {
+      call.out_spec = spec;
+      if (e > 0) call.outputs = out_[e].names;
     }
-    if (e > 0 && !in_[e].names.empty()) call.in_spec = arguments_spec(calls_[e], in_[e].names);
+    if (!in_[e].names.empty()) call.in_spec = arguments_spec(calls_[e], in_[e].names);
+    // The signature's arguments are eager forward's, an unused one too (a rotary embedding's
+    // hidden states): where the graph's call has only the values its nodes read.
+    if (in_[e].signature) call.inputs = in_[e].names;
     return call;
   }
 
   PlannedCall nodeless_call(size_t e) const {
     PlannedCall call{
         tree_.find(calls_[e].path), calls_[e].parent, {}, {}, spec_of(calls_[e].output)};
+    if (in_[e].signature && out_[e].signature) {
+      call.inputs = in_[e].names;
+      call.outputs = out_[e].names;
+      call.in_spec = arguments_spec(calls_[e], call.inputs);
+      return call;
+    }
     const std::vector<NotedTensor> args = tensors_of(calls_[e].args);
     for (const NotedTensor& t : args) call.inputs.push_back(value_of(t, static_cast<int>(e)));
     for (const NotedTensor& t : noted_tensors(calls_[e].output)) {
@@ -269,8 +342,11 @@ class NotedPlan {
   }
 
   // The graph's steps with the eager calls that have no node among them: each right after the
-  // step before it, once the node making the values it takes has run.
-  std::vector<Step> steps(const std::vector<PlannedCall>& calls) const {
+  // step before it, once the nodes making the values it takes and returns have run. Those
+  // `unplaced` (a value made after the calls around it adds to them) are left out, with the
+  // calls inside them: `left_out` gets them all.
+  std::vector<Step> steps(const std::vector<PlannedCall>& calls,
+                          std::map<int, std::string>& unplaced, std::set<int>& left_out) const {
     std::vector<int> eager_of(plan_.calls.size());
     for (size_t e = 0; e < calls_.size(); ++e)
       if (match_[e] >= 0) eager_of[match_[e]] = static_cast<int>(e);
@@ -297,15 +373,18 @@ class NotedPlan {
         out.push_back(graph[g++]);
         continue;
       }
+      if (ev.enter && (unplaced.count(ev.index) || left_out.count(calls_[ev.index].parent)))
+        left_out.insert(ev.index);
+      if (left_out.count(ev.index)) continue;
       if (ev.enter && match_[calls_[ev.index].parent] >= 0) {
-        int last = -1;
-        for (const std::string& name : calls[ev.index].inputs)
-          if (auto it = made_by_.find(name); it != made_by_.end())
-            last = std::max(last, it->second);
+        const int last = last_maker(calls[ev.index]);
         run_nodes_to(last);
-        if (nodes_run <= last)
-          throw NotesError("the call of " + calls_[ev.index].path +
-                           " takes a value made after the calls around it");
+        if (nodes_run <= last) {
+          unplaced[ev.index] = "the call of " + calls_[ev.index].path +
+                               " takes a value made after the calls around it";
+          left_out.insert(ev.index);
+          continue;
+        }
       }
       out.push_back(ev);
     }
@@ -314,11 +393,21 @@ class NotedPlan {
     return out;
   }
 
+  // The last node making a value `call` takes or returns; -1 when none does (graph inputs).
+  int last_maker(const PlannedCall& call) const {
+    int last = -1;
+    for (const auto* names : {&call.inputs, &call.outputs})
+      for (const std::string& name : *names)
+        if (auto it = made_by_.find(name); it != made_by_.end()) last = std::max(last, it->second);
+    return last;
+  }
+
   const CallPlan& plan_;
   const Program& program_;
   const ModuleTree& tree_;
   const std::vector<NotedCall>& calls_;
-  std::vector<int> match_;  // eager call -> the graph's call; -1: it ran no operator
+  std::vector<std::string> keys_;  // eager call -> its key among the archive's signatures
+  std::vector<int> match_;         // eager call -> the graph's call; -1: it ran no operator
   std::vector<Side> in_, out_;
   std::vector<std::string> root_inputs_;
   std::vector<Step> events_;  // the eager calls' starts and ends
@@ -329,12 +418,24 @@ class NotedPlan {
   std::set<std::string> ran_nodes_;
 };
 
+void warn_unplaced(const std::map<int, std::string>& unplaced, const ExportNotes& notes) {
+  std::vector<std::string> paths;
+  for (const auto& [call, why] : unplaced) paths.push_back(notes.calls[call].path);
+  log::warn(paths.size(),
+            " call(s) of modrec.export's notes that run no operator cannot be placed "
+            "in the program's graph, and are not shown (",
+            log::listed(paths), "): ", unplaced.begin()->second);
+}
+
 }  // namespace
 
 CallPlan with_noted_calls(CallPlan plan, const Program& program, const ModuleTree& tree,
                           const ExportNotes& notes) {
   try {
-    return NotedPlan(plan, program, tree, notes).merged();
+    std::map<int, std::string> unplaced;
+    CallPlan out = NotedPlan(plan, program, tree, notes).merged(unplaced);
+    if (!unplaced.empty()) warn_unplaced(unplaced, notes);
+    return out;
   } catch (const NotesError& e) {
     log::warn(
         "the calls of modrec.export's notes (", kNotesEntry,

@@ -77,10 +77,7 @@ TEST_CASE("notes that do not match the graph leave the program's plan as it is")
   Net n = net();
   const CallPlan without = plan_calls(n.program, n.tree);
   SUBCASE("a call the graph has and the notes lack") { n.notes.calls.pop_back(); }
-  SUBCASE("a call without nodes that returns a tensor it was not given") {
-    n.notes.calls[2].output = tensor(7);
-  }
-  SUBCASE("a tensor changed in place since") { n.notes.calls[2].args[0] = tensor(1, 1); }
+  SUBCASE("a call of a module the program lacks") { n.notes.calls[2].path = "gone"; }
   const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
   CHECK(plan.calls.size() == without.calls.size());
   CHECK(plan.events_before == without.events_before);
@@ -95,4 +92,82 @@ TEST_CASE("a call given one tensor several times has untold input gradients, tol
   CHECK(plan.calls[3].untold_inputs.find("act is given one tensor several times") == 0);
   CHECK(plan.calls[3].untold_outputs.empty());
   for (int call : {1, 2}) CHECK(plan.calls[call].untold_inputs.empty());
+}
+
+// The plan of net() with skip left out: stem, then act.
+void check_without_skip(const CallPlan& plan) {
+  REQUIRE(plan.calls.size() == 3);
+  CHECK(plan.calls[2].module == 3);
+  CHECK(plan.calls[2].parent == 0);
+  CHECK(plan.events_before[1] == std::vector<CallEvent>{{1, false}, {2, true}});
+  CHECK(plan.events_before[2] == std::vector<CallEvent>{{2, false}});
+}
+
+TEST_CASE("a call without nodes that cannot be placed is left out alone") {
+  Net n = net();
+  SUBCASE("it returns a tensor it was not given") { n.notes.calls[2].output = tensor(7); }
+  SUBCASE("its tensor was changed in place since") { n.notes.calls[2].args[0] = tensor(1, 1); }
+  SUBCASE("no graph call takes or returns its tensor") {
+    n.notes.calls[2].args = {tensor(9)};
+    n.notes.calls[2].output = tensor(9);
+  }
+  check_without_skip(plan_calls(n.program, n.tree, &n.notes));
+}
+
+TEST_CASE("the archive's call signatures place calls the notes alone cannot") {
+  Net n = net();
+  // skip(q) where no graph call takes q (timm's attention: q_norm(q) goes to an operator inside
+  // attn), and a second call of skip on act's result: export kept both calls' signatures.
+  n.notes.calls[2].args = {tensor(9)};
+  n.notes.calls[2].output = tensor(9);
+  n.notes.calls.push_back({"skip", 0, {"input"}, {tensor(10)}, tensor(10)});
+  n.program.call_signatures["skip"] = {{tensor_arg("linear")}, {tensor_arg("linear")}};
+  n.program.call_signatures["skip@1"] = {{tensor_arg("relu")}, {tensor_arg("relu")}};
+  SUBCASE("both placed") {
+    const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+    REQUIRE(plan.calls.size() == 5);
+    CHECK(plan.calls[2].inputs == std::vector<std::string>{"linear"});
+    CHECK(plan.calls[4].inputs == std::vector<std::string>{"relu"});
+    CHECK(plan.calls[4].outputs == std::vector<std::string>{"relu"});
+    CHECK(plan.events_before[2] == std::vector<CallEvent>{{3, false}, {4, true}, {4, false}});
+  }
+  SUBCASE("a signature whose tensors are not the eager ones is not used") {
+    n.program.call_signatures["skip@1"].inputs.push_back(tensor_arg("x"));
+    const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+    CHECK(plan.calls.size() == 4);  // the second call of skip is left out, the first stands
+    CHECK(plan.calls[2].inputs == std::vector<std::string>{"linear"});
+  }
+}
+
+TEST_CASE("a call's signature gives eager forward's arguments, an unused one too") {
+  Net n = net();
+  // act(y, x) uses y only (a rotary embedding given the hidden states for their dtype): the
+  // graph's call reads linear; eager hooks see both.
+  n.notes.calls[3].args = {tensor(1), tensor(0)};
+  n.notes.calls[3].arg_names = {"input", "unused"};
+  const CallPlan without = plan_calls(n.program, n.tree, &n.notes);
+  CHECK(without.calls[3].inputs == std::vector<std::string>{"linear"});
+  n.program.call_signatures["act"] = {{tensor_arg("linear"), tensor_arg("x")},
+                                      {tensor_arg("relu")}};
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  CHECK(plan.calls[3].inputs == std::vector<std::string>{"linear", "x"});
+  // an archive exported with the signatures, without notes: the same arguments
+  const CallPlan plain = plan_calls(n.program, n.tree);
+  REQUIRE(plain.calls.size() == 3);
+  CHECK(plain.calls[2].inputs == std::vector<std::string>{"linear", "x"});
+}
+
+TEST_CASE("results take the notes' structure: a tuple holding None, the root's dict") {
+  Net n = net();
+  // stem returns (y, None, None), as a T5 attention does; forward returns {"logits": y}
+  const json none = {{"const", nullptr}};
+  n.notes.calls[1].output = {{"tuple", json::array({tensor(1), none, none})}};
+  n.notes.calls[0].output = {{"dict", json::array({json::array({"logits", tensor(2)})})}};
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  REQUIRE(plan.calls[1].out_spec);
+  CHECK(plan.calls[1].out_spec->children.size() == 3);
+  CHECK(plan.calls[1].out_spec->children[2].type == TreeSpec::Type::none);
+  REQUIRE(plan.calls[0].out_spec);
+  CHECK(plan.calls[0].out_spec->keys == std::vector<std::string>{"logits"});
+  CHECK(plan.calls[0].outputs == std::vector<std::string>{"relu"});
 }

@@ -12,6 +12,7 @@ using T = TreeSpec::Type;
 std::optional<c10::IValue> build(const TreeSpec& spec, const std::vector<c10::IValue>& leaves,
                                  size_t& next) {
   if (spec.type == T::leaf) return leaves[next++];
+  if (spec.type == T::none) return c10::IValue();
   if (spec.type == T::other) return std::nullopt;
   std::vector<c10::IValue> values;
   for (const TreeSpec& child : spec.children) {
@@ -31,13 +32,6 @@ std::optional<c10::IValue> build(const TreeSpec& spec, const std::vector<c10::IV
 }
 
 }  // namespace
-
-size_t leaf_count(const TreeSpec& spec) {
-  if (spec.type == T::leaf) return 1;
-  size_t n = 0;
-  for (const TreeSpec& child : spec.children) n += leaf_count(child);
-  return n;
-}
 
 c10::IValue unflatten(const TreeSpec* spec, const std::vector<c10::IValue>& leaves) {
   if (spec && leaf_count(*spec) == leaves.size()) {

@@ -9,9 +9,6 @@
 
 namespace modrec::pt2 {
 
-// How many values `spec` flattens to: its leaves.
-size_t leaf_count(const TreeSpec& spec);
-
 // `leaves` arranged as `spec` says; without a spec, or one with other containers (a namedtuple,
 // a dataclass) or another number of leaves: the one leaf, or a tuple of them.
 c10::IValue unflatten(const TreeSpec* spec, const std::vector<c10::IValue>& leaves);

@@ -66,4 +66,11 @@ std::vector<std::string> value_names(const Argument& argument) {
   return out;
 }
 
+size_t leaf_count(const TreeSpec& spec) {
+  if (spec.type == TreeSpec::Type::leaf) return 1;
+  size_t n = 0;
+  for (const TreeSpec& child : spec.children) n += leaf_count(child);
+  return n;
+}
+
 }  // namespace modrec::pt2

@@ -133,14 +133,26 @@ struct SymbolRange {
 };
 
 // A result's structure, as torch.utils._pytree's spec describes it: a leaf (one of the flat
-// outputs, in order), or a container of children. Containers modrec does not build (a
-// namedtuple, a dataclass, a ModelOutput) are `other`: the result is then given flat.
+// outputs, in order), None (no output), or a container of children. A Hugging Face ModelOutput
+// (a dict whose spec's context is its keys) is a dict, as torchinfo sizes it. Containers modrec
+// does not build (a namedtuple, a dataclass) are `other`: the result is then given flat.
 struct TreeSpec {
-  enum class Type { leaf, tuple, list, dict, other };
+  enum class Type { leaf, none, tuple, list, dict, other };
   Type type = Type::leaf;
   std::vector<std::string> keys;  // a dict's, one per child
   std::vector<TreeSpec> children;
 };
+
+// A module call's boundary as torch.export records it for a module named in
+// preserve_module_call_signature (module_call_graph's signature; modrec.export names every one):
+// the graph values of its flat arguments (positional, then keyword) and of its flat result.
+struct CallSignature {
+  std::vector<Argument> inputs;
+  std::vector<Argument> outputs;
+};
+
+// How many values `spec` flattens to: its leaves.
+size_t leaf_count(const TreeSpec& spec);
 
 struct Program {
   int schema_major = 0;
@@ -152,6 +164,9 @@ struct Program {
   std::map<std::string, TensorMeta> tensor_values;
   std::map<std::string, SymbolRange> range_constraints;  // by symbol: "s70"
   std::vector<std::string> module_paths;  // module_call_graph's FQNs: named_modules() order
+  // The calls whose signature export kept, by FQN and call: "c" is module c's first call, "c@1"
+  // its second (module_call_graph's entries, the root's left out).
+  std::map<std::string, CallSignature> call_signatures;
   // The structure of forward's result (the root call's signature.out_spec): the user outputs are
   // its leaves. nullopt when the archive has none.
   std::optional<TreeSpec> out_spec;

@@ -334,6 +334,14 @@ OutputSpec output_spec(const json& j) {
   return spec;
 }
 
+// A Hugging Face ModelOutput (transformers.modeling_outputs.Seq2SeqModelOutput, ...): an
+// OrderedDict of its fields that are not None, which transformers registers with pytree as its
+// keys (the context) and values; torchinfo sizes it as the dict it is.
+bool is_model_output(const std::string& type) {
+  return type.rfind("transformers.", 0) == 0 && type.size() > 6 &&
+         type.compare(type.size() - 6, 6, "Output") == 0;
+}
+
 // torch.utils._pytree's JSON spec ({"type": "builtins.dict", "context": "[\"a\"]",
 // "children_spec": [...]}, type null for a leaf) as a TreeSpec; `depth` bounded by the JSON's.
 TreeSpec tree_spec(const json& j, const std::string& field) {
@@ -345,6 +353,8 @@ TreeSpec tree_spec(const json& j, const std::string& field) {
   spec.type = name == "builtins.tuple"                                       ? T::tuple
               : name == "builtins.list"                                      ? T::list
               : name == "builtins.dict" || name == "collections.OrderedDict" ? T::dict
+              : name == "builtins.NoneType"                                  ? T::none
+              : is_model_output(name)                                        ? T::dict
                                                                              : T::other;
   for (const json& child : array_of(member(j, "children_spec", field), field))
     spec.children.push_back(tree_spec(child, field));
@@ -374,6 +384,30 @@ std::optional<TreeSpec> root_out_spec(const json& call) {
   return spec_string(text_of(signature.at("out_spec"), "out_spec"), "out_spec");
 }
 
+// The values of a module_call_graph entry's signature.
+CallSignature call_signature(const json& signature) {
+  CallSignature s;
+  for (const json& a : signature.at("inputs")) s.inputs.push_back(argument(a, "signature input"));
+  for (const json& a : signature.at("outputs"))
+    s.outputs.push_back(argument(a, "signature output"));
+  return s;
+}
+
+// One module_call_graph entry: a module (named_modules() order), its first call's signature; a
+// later call's ("c@1", preserve_module_call_signature's) its signature only.
+void module_call(const json& call, Program& p) {
+  const std::string fqn = call.at("fqn").get<std::string>();
+  if (fqn.empty()) {
+    p.module_paths.push_back(fqn);
+    p.out_spec = root_out_spec(call);
+    return;
+  }
+  if (fqn.find('@') == std::string::npos) p.module_paths.push_back(fqn);
+  const json& signature = call.value("signature", json());
+  if (signature.is_object() && signature.contains("inputs") && signature.contains("outputs"))
+    p.call_signatures.emplace(fqn, call_signature(signature));
+}
+
 void check_version(const json& doc, const std::string& file) {
   const json& v = doc.at("schema_version");
   const int major = v.at("major").get<int>();
@@ -401,10 +435,7 @@ Program parse_checked(const json& doc, const std::string& file) {
     p.outputs.push_back(output_spec(spec));
   for (const auto& [name, meta] : graph.at("tensor_values").items())
     p.tensor_values.emplace(name, tensor_meta(meta));
-  for (const json& call : gm.at("module_call_graph")) {
-    p.module_paths.push_back(call.at("fqn").get<std::string>());
-    if (p.module_paths.back().empty()) p.out_spec = root_out_spec(call);
-  }
+  for (const json& call : gm.at("module_call_graph")) module_call(call, p);
   return p;
 }
 

@@ -141,3 +141,51 @@ TEST_CASE("forward's result structure is typed at load, its dict keys checked ag
       json::array({1, dict}).dump();
   CHECK(refusal(doc).find("names 2 keys for 1 values") != std::string::npos);
 }
+
+TEST_CASE("module_call_graph's signatures are read by call; a later call is no module") {
+  json doc = program(
+      json::array({node("y", "torch.ops.aten.relu.default",
+                        json::array({input("self", tensor("x"))}), json::array({tensor("y")}))}));
+  const auto entry = [](const char* fqn, const char* in, const char* out) {
+    return json{{"fqn", fqn},
+                {"signature",
+                 {{"inputs", json::array({tensor(in), {{"as_none", true}}})},
+                  {"outputs", json::array({tensor(out)})}}}};
+  };
+  doc["graph_module"]["module_call_graph"] = json::array({{{"fqn", ""}},
+                                                          entry("c", "x", "y"),
+                                                          {{"fqn", "d"}, {"signature", nullptr}},
+                                                          entry("c@1", "y", "y")});
+  const Program p = parse_program(doc, "m.pt2");
+  CHECK(p.module_paths == std::vector<std::string>{"", "c", "d"});
+  REQUIRE(p.call_signatures.size() == 2);
+  const CallSignature& second = p.call_signatures.at("c@1");
+  REQUIRE(second.inputs.size() == 2);
+  CHECK(second.inputs[0].names == std::vector<std::string>{"y"});
+  CHECK(second.inputs[1].kind == Argument::Kind::none);
+  CHECK(second.outputs.at(0).names == std::vector<std::string>{"y"});
+}
+
+TEST_CASE("a ModelOutput result is a dict of its keys; None holds no output") {
+  json doc = program(
+      json::array({node("y", "torch.ops.aten.relu.default",
+                        json::array({input("self", tensor("x"))}), json::array({tensor("y")}))}));
+  const json leaf = {{"type", nullptr}, {"context", nullptr}, {"children_spec", json::array()}};
+  const json none = {
+      {"type", "builtins.NoneType"}, {"context", "null"}, {"children_spec", json::array()}};
+  const json output = {{"type", "transformers.modeling_outputs.Seq2SeqModelOutput"},
+                       {"context", "[\"last_hidden_state\"]"},
+                       {"children_spec", json::array({leaf})}};
+  const json tuple = {{"type", "builtins.tuple"},
+                      {"context", "null"},
+                      {"children_spec", json::array({output, none})}};
+  doc["graph_module"]["module_call_graph"] =
+      json::array({{{"fqn", ""}, {"signature", {{"out_spec", json::array({1, tuple}).dump()}}}}});
+  const Program p = parse_program(doc, "m.pt2");
+  REQUIRE(p.out_spec);
+  REQUIRE(p.out_spec->children.size() == 2);
+  CHECK(p.out_spec->children[0].type == TreeSpec::Type::dict);
+  CHECK(p.out_spec->children[0].keys == std::vector<std::string>{"last_hidden_state"});
+  CHECK(p.out_spec->children[1].type == TreeSpec::Type::none);
+  CHECK(leaf_count(*p.out_spec) == 1);
+}
