@@ -9,12 +9,16 @@
 # none (-Winvalid-pch, which CMake adds, warns where they do). MODREC_PCH=OFF builds without.
 option(MODREC_PCH "Precompile LibTorch's headers once for the torch stages" ON)
 
-# modrec_pch_without_timestamps(TARGET): clang writes no modification times of its inputs into
-# TARGET's precompiled header. With them, ccache does not reuse a header made from the same files
-# of other times, another build folder's (build-wheel/ beside build/: CMakeLists.txt, ccache).
-function(modrec_pch_without_timestamps target)
+# modrec_portable_pch(TARGET): TARGET's precompiled header may come from another build folder
+# through ccache (build-wheel/ beside build/, another clone or worktree: CMakeLists.txt, ccache).
+# Clang writes no modification times of its inputs into it (-fno-pch-timestamp: with them ccache
+# does not reuse a header made at another time), and the inputs' contents go into it
+# (-fmodules-embed-all-files): a header made in a worktree since deleted would otherwise name a
+# cmake_pch.hxx that no longer exists, and fail to load.
+function(modrec_portable_pch target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    target_compile_options(${target} PRIVATE "SHELL:-Xclang -fno-pch-timestamp")
+    target_compile_options(${target} PRIVATE "SHELL:-Xclang -fno-pch-timestamp"
+                                             "SHELL:-Xclang -fmodules-embed-all-files")
   endif()
 endfunction()
 
@@ -22,7 +26,7 @@ if(MODREC_PCH)
   add_library(modrec_torch_pch OBJECT ${CMAKE_CURRENT_LIST_DIR}/torch_pch.cpp)
   target_link_libraries(modrec_torch_pch PRIVATE modrec_torch nlohmann_json::nlohmann_json)
   target_precompile_headers(modrec_torch_pch PRIVATE <torch/script.h>)
-  modrec_pch_without_timestamps(modrec_torch_pch)
+  modrec_portable_pch(modrec_torch_pch)
 endif()
 
 # Whether FILE includes a LibTorch header, itself or through the headers it includes that lie
