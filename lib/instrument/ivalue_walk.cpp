@@ -69,9 +69,7 @@ void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out) {
 }
 
 void flatten_values(const c10::IValue& value, std::vector<c10::IValue>& out) {
-  for_each_leaf(value, [&](const c10::IValue& leaf) {
-    if (!leaf.isNone()) out.push_back(leaf);  // None holds no value, as pytree has it
-  });
+  for_each_leaf(value, [&](const c10::IValue& leaf) { out.push_back(leaf); });
 }
 
 c10::IValue undefined_as_none(const c10::IValue& v) {

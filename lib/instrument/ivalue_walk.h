@@ -41,8 +41,8 @@ void for_each_leaf(const c10::IValue& value, const Fn& fn) {
 
 // Every tensor inside `value` (tuples, lists, dict values, depth-first).
 void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out);
-// Every leaf inside `value` but None, in for_each_leaf's order: a program's outputs flattened as
-// torch.export flattens them (None is no leaf of pytree's).
+// Every leaf inside `value`, None included, in for_each_leaf's order: a higher-order operator's
+// operands as its subgraph's inputs take them.
 void flatten_values(const c10::IValue& value, std::vector<c10::IValue>& out);
 
 // `value` with each tensor replaced by fn(tensor), in flatten_tensors' order; tuples, typed lists

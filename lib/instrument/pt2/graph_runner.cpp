@@ -355,6 +355,8 @@ class GraphRun {
     if (names.size() == 1 && !out.isList() && !structured) return bind(names[0], out);
     std::vector<c10::IValue> values;
     flatten_values(out, values);
+    // None names no graph value: pytree has no leaf for it (T5's (output, bias, None)).
+    std::erase_if(values, [](const c10::IValue& v) { return v.isNone(); });
     for (size_t i = 0; i < names.size() && i < values.size(); ++i) bind(names[i], values[i]);
   }
 
