@@ -16,7 +16,8 @@
   half within tolerance;
 - .pte programs lowered here by executorch (portable kernels, XNNPACK): record's output equals
   executorch.runtime's and the eager model's within tolerance, diff against the .pt2 they came
-  from passes with numpy's error; without the shim, or a damaged .pte, one line, exit 3."""
+  from passes with numpy's error; without the shim, without executorch beside torch, or a
+  damaged .pte, one line, exit 3."""
 import atexit
 import json
 import os
@@ -395,14 +396,38 @@ class ExecuTorch(unittest.TestCase):
             self.assertIn(words, err)
 
     def test_a_damaged_pte_file_is_named_and_refused(self):
-        pte = path("model.pte")
-        with open(pte, "wb") as f:  # a FlatBuffer: root offset, then ExecuTorch's identifier
-            f.write(b"\x1c\x00\x00\x00ET12" + bytes(64))
-        _, err = run("summary", pte, "--input", self.x_file, code=3)
+        _, err = run("summary", header_only_pte(), "--input", self.x_file, code=3)
         self.assertEqual(len(err.strip().splitlines()), 1, err)
         self.assertIn("ExecuTorch program", err)
         self.assertIn(".pt2", err)
         self.assertNotIn("torch.jit", err)
+
+
+
+def header_only_pte():
+    pte = path("model.pte")
+    with open(pte, "wb") as f:  # a FlatBuffer: root offset, then ExecuTorch's identifier
+        f.write(b"\x1c\x00\x00\x00ET12" + bytes(64))
+    return pte
+
+
+class ExecuTorchMissing(unittest.TestCase):
+    def test_without_executorch_beside_torch_one_line_says_what_to_install(self):
+        # modrec looks for executorch in the site-packages that holds the LibTorch it runs on:
+        # a torch/lib of links to the real libraries, found first through LD_LIBRARY_PATH,
+        # stands for an environment where torch is installed and executorch is not.
+        site = path("no-executorch")
+        lib = os.path.join(site, "torch", "lib")
+        os.makedirs(lib, exist_ok=True)
+        real = os.path.join(os.path.dirname(torch.__file__), "lib")
+        for name in os.listdir(real):
+            if not os.path.exists(os.path.join(lib, name)):
+                os.symlink(os.path.join(real, name), os.path.join(lib, name))
+        _, err = run("summary", header_only_pte(), code=3, env={"LD_LIBRARY_PATH": lib})
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        for words in ("ExecuTorch program (.pte)", f"executorch package beside torch in {site}",
+                      "pip install executorch", ".pt2"):
+            self.assertIn(words, err)
 
 
 if __name__ == "__main__":
