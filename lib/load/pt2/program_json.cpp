@@ -334,12 +334,14 @@ OutputSpec output_spec(const json& j) {
   return spec;
 }
 
-// A Hugging Face ModelOutput (transformers.modeling_outputs.Seq2SeqModelOutput, ...): an
-// OrderedDict of its fields that are not None, which transformers registers with pytree as its
-// keys (the context) and values; torchinfo sizes it as the dict it is.
+// A Hugging Face ModelOutput (transformers.modeling_outputs.Seq2SeqModelOutput,
+// BaseModelOutputWithPoolingAndCrossAttentions, ...): an OrderedDict of its fields that are not
+// None, which transformers registers with pytree as its keys (the context) and values; torchinfo
+// sizes it as the dict it is. Every such class has "Output" in its name; transformers' other
+// pytree types (its caches) do not.
 bool is_model_output(const std::string& type) {
-  return type.rfind("transformers.", 0) == 0 && type.size() > 6 &&
-         type.compare(type.size() - 6, 6, "Output") == 0;
+  return type.rfind("transformers.", 0) == 0 &&
+         type.find("Output", type.rfind('.')) != std::string::npos;
 }
 
 // torch.utils._pytree's JSON spec ({"type": "builtins.dict", "context": "[\"a\"]",

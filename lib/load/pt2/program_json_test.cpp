@@ -173,9 +173,11 @@ TEST_CASE("a ModelOutput result is a dict of its keys; None holds no output") {
   const json leaf = {{"type", nullptr}, {"context", nullptr}, {"children_spec", json::array()}};
   const json none = {
       {"type", "builtins.NoneType"}, {"context", "null"}, {"children_spec", json::array()}};
-  const json output = {{"type", "transformers.modeling_outputs.Seq2SeqModelOutput"},
-                       {"context", "[\"last_hidden_state\"]"},
-                       {"children_spec", json::array({leaf})}};
+  // BertModel's: "Output" is not the end of every ModelOutput's name
+  const json output = {
+      {"type", "transformers.modeling_outputs.BaseModelOutputWithPoolingAndCrossAttentions"},
+      {"context", "[\"last_hidden_state\"]"},
+      {"children_spec", json::array({leaf})}};
   const json tuple = {{"type", "builtins.tuple"},
                       {"context", "null"},
                       {"children_spec", json::array({output, none})}};
