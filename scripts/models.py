@@ -847,7 +847,8 @@ TEST_TIME_MODELS: List[str] = ["TransformerEncoderNet", "MHAKwargsNet", "BranchN
 
 
 def all_models() -> Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tensor, ...]]]]:
-    return {**MODELS, **TORCHVISION_MODELS, **EXPORT_MODELS}
+    from zoo_models import ZOO_MODELS  # scripts/pt2_zoo.py's, beside this file
+    return {**MODELS, **TORCHVISION_MODELS, **EXPORT_MODELS, **ZOO_MODELS}
 
 
 def build(name: str) -> nn.Module:

@@ -35,6 +35,7 @@ included, as modrec's manifest lists them); loss = sum (or mean) of the first
 output tensor. See RecordCapture.
 """
 import argparse
+import copy
 import inspect
 import json
 import os
@@ -355,8 +356,12 @@ def totals(rows: List[Row], inputs: Tuple[Any, ...]) -> Dict[str, int]:
 def load_model(name: str, weights: Optional[str], train: bool) -> nn.Module:
     model = models.build(name)
     if weights and weights.endswith(".pt2"):
-        # torch.export archives keep the eager state_dict keys too (non-persistent buffers aside).
-        model.load_state_dict(torch.export.load(weights).state_dict)
+        # torch.export archives keep the eager state_dict keys too (non-persistent buffers
+        # aside), but not its metadata: the model's own keeps the versions that modules such as
+        # torchvision's MNASNet check as they load.
+        state = model.state_dict()
+        state.update(torch.export.load(weights).state_dict)
+        model.load_state_dict(state)
     elif weights:
         # Scripted modules keep the eager state_dict keys; strict catches drift.
         model.load_state_dict(torch.jit.load(weights, map_location="cpu").state_dict())
@@ -574,7 +579,8 @@ def record(name: str, weights: Optional[str], files: Optional[List[str]], labels
     kwargs = map_tensors(lambda t: t.to(device), kwargs or {})
     # Pass 1 finds the labels (they need the whole row list); pass 2 captures.
     # Both start from the same RNG and module state, so they see the same calls.
-    rng, state = torch.get_rng_state(), {k: v.clone() for k, v in model.state_dict().items()}
+    # (a deep copy keeps the state_dict's metadata: the versions MNASNet checks as it loads)
+    rng, state = torch.get_rng_state(), copy.deepcopy(model.state_dict())
     rows, _ = trace(model, inputs, grad=True, kwargs=kwargs)
     selected = select_calls(rows, labels)
     torch.set_rng_state(rng)

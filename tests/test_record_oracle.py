@@ -31,6 +31,41 @@ def non_tensors(values):
     return [v for v in values if not isinstance(v, torch.Tensor)]
 
 
+def capture_mismatches(mine, ref, captures, refused=(), rtol=1e-5, atol=1e-6):
+    """(label, capture, problem) for each capture of modrec's run directory `mine` compared with
+    scripts/oracle.py's record `ref` (calls paired in order): problem is None where the tensors
+    are eager's, else what differs; a call's non-tensor arguments that are not the eager call's,
+    at the same places, are one more problem. `refused`: module paths whose gradients modrec may
+    refuse (listed under no_gradient, not recorded): not compared."""
+    manifest = json.load(open(os.path.join(mine, "manifest.json")))
+    index = json.load(open(os.path.join(ref, "index.json")))
+    for layer, expected in zip(manifest["layers"], index["layers"]):
+        label = layer["label"]
+        if "input" in captures and (layer["captures"]["input"].get("values", [])
+                                    != expected["input_values"]):
+            yield label, "input", "non-tensor values in the manifest differ"
+        for capture in captures:
+            if layer["path"] in refused and "no_gradient" in layer["captures"].get(capture, {}):
+                continue
+            got = load_pt(os.path.join(mine, "tensors", label, capture + ".pt"))
+            want = [t for t in load_pt(os.path.join(ref, label, capture + ".pt")) if t is not None]
+            if capture == "input" and non_tensors(got) != [v["value"] for v in expected["input_values"]]:
+                yield label, capture, "non-tensor arguments differ"
+            got = [t for t in got if isinstance(t, torch.Tensor)]
+            yield label, capture, first_difference(got, want, rtol, atol)
+
+
+def first_difference(got, want, rtol, atol):
+    if len(got) != len(want):
+        return f"{len(got)} tensors, eager has {len(want)}"
+    for g, w in zip(got, want):
+        if g.shape != w.shape or g.dtype != w.dtype:
+            return f"{g.dtype}{list(g.shape)}, eager {w.dtype}{list(w.shape)}"
+        if not torch.allclose(g, w, rtol=rtol, atol=atol):
+            return f"max abs difference {(g - w).abs().max().item()}"
+    return None
+
+
 class RecordComparison(unittest.TestCase):
     """modrec record against scripts/oracle.py record; the tests are in subclasses."""
 
@@ -59,26 +94,9 @@ class RecordComparison(unittest.TestCase):
         index = json.load(open(os.path.join(ref, "index.json")))
         self.assertEqual([l["label"] for l in manifest["layers"]], [l["label"] for l in index["layers"]])
         for layer, expected in zip(manifest["layers"], index["layers"]):
-            label = layer["label"]
-            self.assertEqual(layer["path"], expected["module"], label)
-            if "input" in captures:
-                self.assertEqual(layer["captures"]["input"].get("values", []),
-                                 expected["input_values"], (name, label))
-            for capture in captures:
-                if layer["path"] in refused and "no_gradient" in layer["captures"].get(capture, {}):
-                    continue
-                got = load_pt(os.path.join(mine, "tensors", label, capture + ".pt"))
-                want = [t for t in load_pt(os.path.join(ref, label, capture + ".pt")) if t is not None]
-                if capture == "input":
-                    self.assertEqual(non_tensors(got), [v["value"] for v in expected["input_values"]],
-                                     (name, label))
-                got = [t for t in got if isinstance(t, torch.Tensor)]
-                self.assertEqual(len(got), len(want), (name, label, capture))
-                for g, w in zip(got, want):
-                    self.assertEqual(g.shape, w.shape, (name, label, capture))
-                    self.assertEqual(g.dtype, w.dtype, (name, label, capture))
-                    self.assertTrue(torch.allclose(g, w, rtol=rtol, atol=atol),
-                                    (name, label, capture, (g - w).abs().max().item()))
+            self.assertEqual(layer["path"], expected["module"], layer["label"])
+        for label, capture, problem in capture_mismatches(mine, ref, captures, refused, rtol, atol):
+            self.assertIsNone(problem, (name, label, capture))
         return manifest
 
 
