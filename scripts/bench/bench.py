@@ -54,6 +54,13 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      Linear(n, n) in bfloat16 of 0.2, 0.8 and 3.2 GB, TorchScript and .pt2, without and with an
      input, against one `cat` of the file from the page cache and torchinfo on the eager model
      on the meta device: time and peak RSS (scripts/bench/big_summary.py).
+ 12. the notes' cost (also alone with --only notes): `record --layers all --save none` over
+     NOTES_BATCHES batches of 8 of an archive modrec.export wrote against the same model's plain
+     torch.export.save archive (scripts/bench/export_baseline.py export-both): torchvision's
+     resnet18 at 224x224, and timm's DeiT-tiny at 64x64 (12 blocks of Identity chains the notes
+     place; small images, so the notes weigh the most). Whole process, wall and CPU, and the load
+     phase; round-robin; ratio = median of the rounds' ratios, spread = their min-max. Target
+     (issue 48): reading the notes costs at most 5% of the record.
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input, thread count and device (--device cuda: model, input and
 statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
@@ -74,6 +81,7 @@ import time
 import torch
 
 SUMMARY_TARGET = 1.3
+NOTES_TARGET = 1.05  # a record of an archive with notes against the same without, whole process
 LLM_TARGET = 1.10  # record --layers all of the Llama-shaped .pt2 against ep.module(), steady
 RSS_TARGET = 1.1
 TIMING = re.compile(r"timing: (.+?) ([0-9.]+) s$")
@@ -356,6 +364,34 @@ class Bench:
                                                 "spread": [min(ratios), max(ratios)]}
         return out
 
+    # 12. the notes' cost -------------------------------------------------------------------
+    NOTES_MODELS = {"resnet18": 224, "zoo_timm_deit_tiny": 64}
+    NOTES_BATCHES = 4
+
+    def notes(self):
+        out = {"batches": self.NOTES_BATCHES, "batch_size": self.STEADY_BATCH,
+               "runs": self.args.record_runs, "target": NOTES_TARGET}
+        for arch, size in self.NOTES_MODELS.items():
+            plain, noted = (os.path.join(self.models, f"{arch}.{kind}.pt2")
+                            for kind in ("plain", "noted"))
+            if not os.path.exists(noted):
+                run([sys.executable, EXPORT_BASELINE, "export-both", arch, plain, noted,
+                     "--batch", str(self.STEADY_BATCH), "--size", str(size)])
+            inp = self.input_file((self.NOTES_BATCHES * self.STEADY_BATCH, 3, size, size))
+            extra = [*EXPORT_CASES["all_layers_stats"], "--batch-size", str(self.STEADY_BATCH)]
+            rounds = []
+            for _ in range(self.args.record_runs):
+                rounds.append({kind: self.record_sample(path, inp, "notes", extra)
+                               for kind, path in (("plain", plain), ("noted", noted))})
+            out[arch] = {}
+            for name, at in (("process_s", lambda s: s[0]), ("process_cpu_s", lambda s: s[4]),
+                             ("load_s", lambda s: s[1]["load"])):
+                ratios = [at(r["noted"]) / at(r["plain"]) for r in rounds]
+                out[arch][name] = {"plain": median([at(r["plain"]) for r in rounds]),
+                                   "noted": median([at(r["noted"]) for r in rounds]),
+                                   "ratio": median(ratios), "spread": [min(ratios), max(ratios)]}
+        return out
+
     # 10. a Llama-shaped torch.export archive -----------------------------------------------
     LLM_TOKENS, LLM_BATCHES = 128, 6
 
@@ -598,6 +634,8 @@ def report(res):
         return report_pt2(res["pt2"])
     if "llm" in res and "record" not in res:
         return report_llm(res["llm"])
+    if "notes" in res and "record" not in res:
+        return report_notes(res["notes"])
     if "steady" in res and "record" not in res:
         return report_steady(res["steady"])
     if "rss" in res and "record" not in res:
@@ -641,6 +679,7 @@ def report(res):
     report_steady(res["steady"])
     report_pt2(res["pt2"])
     report_llm(res["llm"])
+    report_notes(res["notes"])
 
 
 def report_flops(f):
@@ -705,6 +744,18 @@ def report_pt2(x):
                   f"{ts['spread'][1]:.2f})")
 
 
+def report_notes(x):
+    print(f"\n12. the notes' cost: record --layers all --save none of a modrec.export archive "
+          f"against the plain archive of the same model ({x['batches']} batches of "
+          f"{x['batch_size']} per process; median of {x['runs']} rounds, spread min-max)")
+    for arch in Bench.NOTES_MODELS:
+        for name, c in x[arch].items():
+            target = f"; target <= {x['target']}: {mark(c['ratio'] <= x['target'])}" \
+                if name == "process_s" else ""
+            print(f"  {arch:18s} {name:13s} noted {c['noted']:.3f} s, plain {c['plain']:.3f} s: "
+                  f"{c['ratio']:.3f}x (spread {c['spread'][0]:.3f}-{c['spread'][1]:.3f}{target})")
+
+
 def report_llm(x):
     print(f"\n10. Llama-shaped torch.export archive (~220 M parameters, random weights): record "
           f"--layers all --save none against ep.module() forward+backward in Python ({x['batches']} "
@@ -740,7 +791,7 @@ def main():
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady", "pt2", "llm",
-                                       "big"], help="run this section alone")
+                                       "notes", "big"], help="run this section alone")
     ap.add_argument("--stream-gb", type=float, default=8.0,
                     help="size of the large .npy of the streaming section")
     args = ap.parse_args()
@@ -759,6 +810,8 @@ def main():
         res = {"environment": bench.environment(), "pt2": bench.pt2()}
     elif args.only == "llm":
         res = {"environment": bench.environment(), "llm": bench.llm()}
+    elif args.only == "notes":
+        res = {"environment": bench.environment(), "notes": bench.notes()}
     elif args.only == "big":
         import big_summary
         rows = big_summary.measure(argparse.Namespace(
@@ -777,7 +830,7 @@ def main():
                "record": bench.record(), "rss": bench.peak_rss(),
                "stats_kernel": bench.stats_kernel(), "flops": bench.flops(),
                "watch": bench.watch(), "steady": bench.steady(), "pt2": bench.pt2(),
-               "llm": bench.llm()}
+               "llm": bench.llm(), "notes": bench.notes()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")
