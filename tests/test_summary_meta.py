@@ -67,6 +67,23 @@ class TinyLM(nn.Module):
         return self.head(h * self.scale + self.shift + torch.tensor(0.125))
 
 
+class MobileOps(nn.Module):
+    """Operators LibTorch's C++ has no meta kernel for, which modrec gives (lib/load/meta): ReLU6
+    (hardtanh), Hardswish, PReLU, reflection and replication padding, and a GroupNorm (whose
+    export computes its statistics by var_mean)."""
+
+    def __init__(self):
+        super().__init__()
+        self.pad = nn.ReflectionPad2d((1, 2, 0, 1))
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.norm = nn.GroupNorm(2, 8)
+        self.act = nn.Sequential(nn.ReLU6(), nn.Hardswish(), nn.PReLU(8))
+        self.edge = nn.ReplicationPad2d(1)
+
+    def forward(self, x):
+        return self.edge(self.act(self.norm(self.conv(self.pad(x)))))
+
+
 class Branchy(nn.Module):
     """Its output's shape depends on a value: no pass on the meta device can tell it."""
 
@@ -205,6 +222,20 @@ class SummaryOnMeta(unittest.TestCase):
                              os.path.join(OUT, "r"),
                              code=3)
                 self.assertIn("CRC-32 mismatch", err)
+
+    def test_mobile_activations_padding_and_group_norm_run_on_the_meta_device(self):
+        torch.manual_seed(0)
+        m, x = MobileOps().eval(), torch.randn(SHAPE)
+        x_file = os.path.join(OUT, "mobile_x.pt")
+        torch.save(x, x_file)
+        paths = {kind: os.path.join(OUT, "mobile." + kind) for kind in ("pt", "pt2")}
+        torch.jit.script(m).save(paths["pt"])
+        torch.export.save(torch.export.export(m, (x,)), paths["pt2"])
+        for kind, path in paths.items():  # (torchinfo_table moves m to the meta device)
+            with self.subTest(kind=kind):
+                out, err = run("summary", path, "--input", x_file)
+                self.assertNotIn(FALLBACK, err)
+                self.assert_table(out, torchinfo_table(m, [x]))
 
     def test_a_graph_that_needs_a_value_runs_on_the_weights(self):
         torch.manual_seed(0)

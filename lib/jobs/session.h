@@ -54,8 +54,10 @@ auto pass_on_shapes(Session& session, const ModelOptions& model, Pass&& pass) ->
     if (e.code() != Exit::model_failed) throw;
     session.read_weights(model);
     auto result = pass();
+    // LibTorch's "no Meta kernel" goes on with four sentences of advice for torch.compile users
+    const std::string why = first_line(e.what());
     log::warn(model.path, ": the pass on the meta device (shapes without weights) failed (",
-              first_line(e.what()), ", at ", e.where(), "): it ran on the weights");
+              why.substr(0, why.find(". ")), ", at ", e.where(), "): it ran on the weights");
     return result;
   }
 }

@@ -68,8 +68,45 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_meta(
           empty(bias_sizes ? *bias_sizes : IntArrayRef{}, mask[2] && bias_sizes)};
 }
 
-Tensor relu_meta(const Tensor& self) { return at::empty_like(self); }
-Tensor& relu_inplace_meta(Tensor& self) { return self; }
+// Elementwise activations (ReLU, Hardswish; ReLU6 is hardtanh): self's shape and dtype.
+Tensor elementwise_meta(const Tensor& self) { return at::empty_like(self); }
+Tensor& elementwise_inplace_meta(Tensor& self) { return self; }
+Tensor hardtanh_meta(const Tensor& self, const at::Scalar& /*min*/, const at::Scalar& /*max*/) {
+  return at::empty_like(self);
+}
+Tensor& hardtanh_inplace_meta(Tensor& self, const at::Scalar& /*min*/, const at::Scalar& /*max*/) {
+  return self;
+}
+
+// PReLU's kernel: self and the weight (one value, or one per channel) broadcast.
+Tensor prelu_kernel_meta(const Tensor& self, const Tensor& weight) {
+  return at::empty(at::infer_size(self.sizes(), weight.sizes()), self.options());
+}
+
+// Reflection and replication padding: padding's pairs widen the last dims, the last dim first.
+Tensor pad_meta(const Tensor& self, IntArrayRef padding) {
+  TORCH_CHECK(padding.size() % 2 == 0 && padding.size() / 2 <= self.sizes().size(), "padding size ",
+              padding.size(), " does not fit a ", self.dim(), "-d input");
+  std::vector<int64_t> shape = self.sizes().vec();
+  for (size_t i = 0; i < padding.size() / 2; ++i)
+    shape[shape.size() - 1 - i] += padding[2 * i] + padding[2 * i + 1];
+  return at::empty(shape, self.options());
+}
+
+// torch.var_mean (a GroupNorm's statistics in an export): both reduced over `dim` (every dim when
+// none is given), the variance real for a complex input.
+std::tuple<Tensor, Tensor> var_mean_meta(const Tensor& self, at::OptionalIntArrayRef dim,
+                                         const std::optional<at::Scalar>& /*correction*/,
+                                         bool keepdim) {
+  std::vector<bool> reduced(self.sizes().size(), !dim.has_value() || dim->empty());
+  if (dim.has_value())
+    for (int64_t d : *dim) reduced[static_cast<size_t>(at::maybe_wrap_dim(d, self.dim()))] = true;
+  std::vector<int64_t> shape;
+  for (size_t i = 0; i < reduced.size(); ++i)
+    if (!reduced[i] || keepdim) shape.push_back(reduced[i] ? 1 : self.sizes()[i]);
+  const at::ScalarType real = c10::toRealValueType(self.scalar_type());
+  return {at::empty(shape, self.options().dtype(real)), at::empty(shape, self.options())};
+}
 
 // Output, and the saved mean and inverse std ([C] in training, empty in eval), as the CPU's.
 std::tuple<Tensor, Tensor, Tensor> native_batch_norm_meta(
@@ -150,8 +187,17 @@ void register_all(torch::Library& m) {
   m.impl("convolution", convolution_meta);
   m.impl("_convolution", traced_convolution_meta);
   m.impl("convolution_backward", convolution_backward_meta);
-  m.impl("relu", relu_meta);
-  m.impl("relu_", relu_inplace_meta);
+  m.impl("relu", elementwise_meta);
+  m.impl("relu_", elementwise_inplace_meta);
+  m.impl("hardswish", elementwise_meta);
+  m.impl("hardswish_", elementwise_inplace_meta);
+  m.impl("hardtanh", hardtanh_meta);
+  m.impl("hardtanh_", hardtanh_inplace_meta);
+  m.impl("_prelu_kernel", prelu_kernel_meta);
+  for (const char* pad : {"reflection_pad1d", "reflection_pad2d", "reflection_pad3d",
+                          "replication_pad1d", "replication_pad2d", "replication_pad3d"})
+    m.impl(pad, pad_meta);
+  m.impl("var_mean.correction", var_mean_meta);
   m.impl("native_batch_norm", native_batch_norm_meta);
   m.impl("_native_batch_norm_legit", native_batch_norm_legit_meta);
   m.impl("native_batch_norm_backward", native_batch_norm_backward_meta);

@@ -28,6 +28,22 @@ TEST_CASE("the meta kernels give the CPU kernels' shapes and dtypes") {
                               true, true),
              at::_convolution(x, w, {}, {1}, {0}, {1}, false, {0}, 1, false, false, true, true));
   check_like(at::relu(meta(x)), at::relu(x));
+  check_like(at::hardtanh(meta(x), 0, 6), at::hardtanh(x, 0, 6));
+  check_like(at::hardswish(meta(x)), at::hardswish(x));
+  check_like(at::_prelu_kernel(meta(x), meta(at::rand({3, 1, 1}))),
+             at::_prelu_kernel(x, at::rand({3, 1, 1})));
+  check_like(at::reflection_pad2d(meta(x), {1, 2, 3, 0}), at::reflection_pad2d(x, {1, 2, 3, 0}));
+  check_like(at::replication_pad1d(meta(x[0]), {2, 1}), at::replication_pad1d(x[0], {2, 1}));
+  for (const bool keepdim : {false, true}) {
+    const auto [var, mean] = at::var_mean(meta(x), at::IntArrayRef{1, -1}, 1, keepdim);
+    const auto [cpu_var, cpu_mean] = at::var_mean(x, at::IntArrayRef{1, -1}, 1, keepdim);
+    check_like(var, cpu_var);
+    check_like(mean, cpu_mean);
+  }
+  check_like(std::get<0>(at::var_mean(meta(at::randn({2, 3}, at::kComplexFloat)), std::nullopt,
+                                      std::nullopt, false)),
+             std::get<0>(at::var_mean(at::randn({2, 3}, at::kComplexFloat), std::nullopt,
+                                      std::nullopt, false)));
   check_like(at::adaptive_avg_pool2d(meta(x), {3, 2}), at::adaptive_avg_pool2d(x, {3, 2}));
 
   const at::Tensor table = at::randn({50, 16}), ids = at::randint(50, {2, 7});
