@@ -84,14 +84,13 @@ class StaticCache(RecordComparison):
     def test_captures_equal_eager_hooks(self):
         # The calls given the StaticCache object (the model, its layers, their attentions) take
         # its tensors as graph values where eager hooks see one object: their inputs are left out.
-        # Each export mode once, one with notes, one plain.
-        for tag in ("strict notes", "non-strict"):
-            with self.subTest(tag):
-                self.compare(NAME, [self.ids], model=self.archives[tag],
-                             weights=self.archives[tag], rtol=1e-4, atol=1e-5,
-                             captures=("output", "grad_input", "grad_output"),
-                             extra=("--input", "cache_position=" + self.position),
-                             oracle_args=("--kwargs", self.kwargs))
+        # The recipe's own export (strict), with notes: the oracle imports transformers in its
+        # own process (~10 s a run).
+        tag = "strict notes"
+        self.compare(NAME, [self.ids], model=self.archives[tag], weights=self.archives[tag],
+                     rtol=1e-4, atol=1e-5, captures=("output", "grad_input", "grad_output"),
+                     extra=("--input", "cache_position=" + self.position),
+                     oracle_args=("--kwargs", self.kwargs))
 
 
 if __name__ == "__main__":
