@@ -3,9 +3,9 @@ recipe's TorchExportableModuleWithStaticCache around a tiny random-weight Llama
 (scripts/models.py's StaticCacheLlama), its forward given input_ids and cache_position by
 keyword, exported strict (the recipe's default, convert_and_export_with_cache) and non-strict,
 plain and by modrec.export, under torch.no_grad() as the recipe exports. Against eager PyTorch on
-the same weights: summary's table is torchinfo's at depths 1, 3 and 99 with every column (the
-parameters counted once: a strict export's no_grad blocks do not split the calls around them),
-record's captures are eager hooks'."""
+the same weights: summary's table is torchinfo's at depths 1, 3 and 99 with every column, and
+without an input (the parameters counted once: a strict export's no_grad blocks do not split the
+calls around them); record's captures are eager hooks'."""
 import os
 import re
 import shutil
@@ -70,6 +70,15 @@ class StaticCache(RecordComparison):
                                                   "--depth", depth)
                     self.assertEqual(out, want)
                     self.assertNotIn("modrec-notes", err)
+
+    def test_tables_without_an_input_are_torchinfos(self):
+        import torchinfo
+        for depth in (1, 3, 99):
+            with self.subTest(depth=depth):
+                out = run("summary", self.archives["strict notes"], "--depth", str(depth))[0]
+                table = out.partition("\nForward signature: forward(")[0]
+                want = str(torchinfo.summary(models.build(NAME), depth=depth, verbose=0))
+                self.assertEqual(table, want + "\n")
 
     def test_plain_archives_count_as_torchinfo(self):
         # Strict export wraps the rotary embedding in a no_grad block whose node carries the
