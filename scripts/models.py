@@ -6,6 +6,7 @@ the models behind docs/torchinfo-reference/*.out; the rest exercise features
 (several inputs, reused modules, tuple/dict outputs, loops over ModuleLists).
 Run with the pinned environment's Python (scripts/torch_env.sh: torch 2.14.1, torchvision 0.29.1).
 """
+import warnings
 from typing import Callable, Dict, List, Optional, Tuple
 
 import torch
@@ -593,6 +594,53 @@ class MapNet(nn.Module):
         return torch.stack([self.slice(s) for s in x])
 
 
+class KeywordBlock(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x: Tensor, mask: Optional[Tensor] = None, **kwargs: object) -> Tensor:
+        y = self.fc(x)
+        return y if mask is None else y * mask
+
+
+class KeywordCallsNet(nn.Module):
+    """Modules called with keyword arguments only (`fc(input=x)`, an Identity's `skip(input=h)`,
+    `head(x=h)`: torchinfo shows "--" as their input size), and with some by keyword
+    (`block(h, mask=m)`), forward's **kwargs among them as Hugging Face models take them. (Export
+    keeps no signature of a module called once by position and once by keyword.)"""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.skip = nn.Identity()
+        self.block = KeywordBlock()
+        self.head = KeywordBlock()
+
+    def forward(self, x: Tensor) -> Tensor:
+        h = self.skip(input=self.fc(input=x))
+        h = self.block(h, mask=x.sigmoid())
+        return self.head(x=h)
+
+
+class WeightNormNet(nn.Module):
+    """Weight norm both ways: a grouped convolution with parametrizations.weight_norm over its
+    kernel dimension (wav2vec2's positional convolution), and one with the older
+    torch.nn.utils.weight_norm, a forward pre-hook that sets `weight` from weight_g and weight_v."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pos_conv = nn.utils.parametrizations.weight_norm(
+            nn.Conv1d(8, 8, 3, padding=1, groups=2), dim=2)
+        self.act = nn.GELU()
+        with warnings.catch_warnings():  # deprecated in favour of the parametrization
+            warnings.simplefilter("ignore", FutureWarning)
+            self.proj = nn.utils.weight_norm(nn.Conv1d(8, 4, 1))
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.proj(x + self.act(self.pos_conv(x)))
+
+
 class HFDecoder(nn.Module):
     """A random-weight Hugging Face decoder LLM (transformers 5) returning its logits, tiny unless
     `sizes` override its config: its rotary embedding runs under @torch.no_grad() (export:
@@ -634,6 +682,23 @@ def _hf_decoder(arch: str) -> Callable[[], nn.Module]:
         torch.manual_seed(SEED)
         return HFDecoder(arch)
     return build
+
+
+def _static_cache_llama() -> nn.Module:
+    """transformers' ExecuTorch export recipe (TorchExportableModuleWithStaticCache, what
+    convert_and_export_with_cache exports) around a tiny random-weight Llama: the static KV cache
+    is the wrapper's buffers, written in place by each forward, which takes input_ids and
+    cache_position (EXAMPLE_KWARGS) by keyword."""
+    import transformers  # only needed for this model
+    from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
+    torch.manual_seed(SEED)
+    config = transformers.LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64,
+                                      num_hidden_layers=2, num_attention_heads=2,
+                                      num_key_value_heads=1, max_position_embeddings=64)
+    model = transformers.LlamaForCausalLM(config).eval()
+    model.generation_config.use_cache = True
+    model.generation_config.cache_implementation = "static"
+    return TorchExportableModuleWithStaticCache(model, batch_size=1, max_cache_len=16)
 
 
 def _timm(name: str, **sizes: object) -> Callable[[], nn.Module]:
@@ -813,6 +878,9 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
                                                                 "GPTNeoX")},
     "T5": (_seeded(HFSeq2Seq), _tokens_of(1, 5)),
+    "KeywordCallsNet": (_seeded(KeywordCallsNet), _randn(2, 4)),
+    "StaticCacheLlama": (_static_cache_llama, _tokens_of(1, 4)),
+    "WeightNormNet": (_seeded(WeightNormNet), _randn(2, 8, 10)),
     # timm's ViT: Identity chains (q_norm, k_norm, ls1, drop_path1, ...) on values no other call
     # takes; ConvNeXt: an Identity per block and a head of containers
     "TimmViT": (_timm("vit_tiny_patch16_224", img_size=32, patch_size=8, embed_dim=32, depth=2,
@@ -826,8 +894,12 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
 LIST_INPUT_MODELS: List[str] = ["fasterrcnn_mobilenet_v3_large_320_fpn",
                                 "ssdlite320_mobilenet_v3_large"]
 
-# Keyword arguments a model's forward needs besides its example inputs (ArgsNet's required size).
-EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {"ArgsNet": {"size": [2, 2]}}
+# Keyword arguments a model's forward needs besides its example inputs (ArgsNet's required size,
+# the static-cache recipe's cache_position).
+EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {
+    "ArgsNet": {"size": [2, 2]},
+    "StaticCacheLlama": {"cache_position": torch.arange(4)},
+}
 
 # Extra named inputs written next to a model's default one: <name>.<tag>.input.pt
 EXTRA_INPUTS: Dict[str, Dict[str, Callable[[], Tuple[Tensor, ...]]]] = {

@@ -578,13 +578,19 @@ def record(name: str, weights: Optional[str], files: Optional[List[str]], labels
     inputs = map_tensors(lambda t: t.to(device), load_inputs(name, files))
     kwargs = map_tensors(lambda t: t.to(device), kwargs or {})
     # Pass 1 finds the labels (they need the whole row list); pass 2 captures.
-    # Both start from the same RNG and module state, so they see the same calls.
+    # Both start from the same RNG and module state, so they see the same calls: the
+    # non-persistent buffers too (a static KV cache, which pass 1 writes in place, joining it to
+    # pass 1's autograd graph: detach_ leaves that behind).
     # (a deep copy keeps the state_dict's metadata: the versions MNASNet checks as it loads)
     rng, state = torch.get_rng_state(), copy.deepcopy(model.state_dict())
+    buffers = {k: v.detach().clone() for k, v in model.named_buffers()}
     rows, _ = trace(model, inputs, grad=True, kwargs=kwargs)
     selected = select_calls(rows, labels)
     torch.set_rng_state(rng)
     model.load_state_dict(state)
+    with torch.no_grad():
+        for k, v in model.named_buffers():
+            v.detach_().copy_(buffers[k])
     capture = RecordCapture({r.call_index for r in selected}, call_edits(rows, edits or [], seed))
     _, output = trace(model, inputs, grad=True, capture=capture, kwargs=kwargs)
     first = flat_tensors(output)[0]

@@ -173,8 +173,9 @@ class RecordMatchesPyTorch(RecordComparison):
 class ExportedWithNotes(RecordComparison):
     """Decoders exported by modrec.export (python/modrec): the tables with an input are
     torchinfo's, their never-called `layers` ModuleList typed; captures equal eager hooks'. Not
-    the calls' inputs: a decoder's calls take **kwargs (a dict) and values the notes write as
-    objects, which the call's arguments do not carry (docs/export-notes.md)."""
+    the calls' inputs: export runs transformers' mask code, which makes an attention mask tensor
+    where eager forward passes None, so the layers and attentions take a tensor eager hooks do
+    not see."""
     NAMES = ("Llama", "GPTNeoX")
 
     @classmethod

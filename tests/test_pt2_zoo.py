@@ -1,7 +1,9 @@
 """torch.export archives of models as the ecosystem writes them (issue 48): tiny random-weight timm
 models (a ViT, whose attention passes q and k through Identity chains no other call takes; a
 ConvNeXt) and a Hugging Face encoder-decoder (T5: a tied embedding, keyword arguments, a
-ModelOutput result), exported plain and by modrec.export, against eager PyTorch on the same weights:
+ModelOutput result), modules called with keyword arguments (KeywordCallsNet) and weight norm both
+ways (WeightNormNet: wav2vec2's parametrized positional convolution, the older pre-hook form),
+exported plain and by modrec.export, against eager PyTorch on the same weights:
 summary's table is torchinfo's at depths 1, 3 and 99 with every column, record's captures are
 eager hooks'. modrec.export keeps every call's signature (the archive's module_call_graph), which
 places the calls that run no operator (docs/export-notes.md). The models are scripts/models.py's
@@ -24,16 +26,22 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import models  # noqa: E402
 import modrec  # noqa: E402
 
-NAMES = ("TimmViT", "TimmConvNeXt", "T5")
+NAMES = ("TimmViT", "TimmConvNeXt", "T5", "KeywordCallsNet", "WeightNormNet")
 ALL_COLUMNS = "input_size,output_size,num_params,params_percent,kernel_size,mult_adds,trainable"
 # Hugging Face's T5 calls its stacks with keyword arguments only, for which torchinfo prints "--"
-# as the input size; modrec prints the first tensor's shape (docs/export-notes.md: how an
-# argument was passed is not noted), so its tables leave that column out.
+# as the input size. The signatures modrec.export keeps tell which arguments were positional; a
+# plain archive has none, and modrec prints the first tensor's shape (docs/export-notes.md), so
+# its tables leave that column out.
 KEYWORD_CALLS = ("T5",)
+PLAIN_COLUMNS = ALL_COLUMNS.replace("input_size,", "")
+# A weight-normed convolution's weight is computed, not stored under its name (by the
+# parametrization, or by the older weight_norm's pre-hook): its Kernel Shape is "--" where
+# torchinfo reads the computed weight's (docs/pt2.md).
+COMPUTED_WEIGHTS = ("WeightNormNet",)
 
 
 def columns(name):
-    return ALL_COLUMNS.replace("input_size,", "") if name in KEYWORD_CALLS else ALL_COLUMNS
+    return ALL_COLUMNS.replace(",kernel_size", "") if name in COMPUTED_WEIGHTS else ALL_COLUMNS
 
 
 class Zoo(RecordComparison):
@@ -78,8 +86,10 @@ class Zoo(RecordComparison):
         # before the first block's residual; ConvNeXt's shortcut, given x that conv_dw takes too)
         # returns one graph value with several uses: which are the result's is not told, so its
         # gradients are refused (docs/export-notes.md); its values are compared.
-        # T5's calls take **kwargs, which the call's recorded inputs do not carry (as a
-        # decoder's, tests/test_pt2_hop.py): its inputs are left out.
+        # T5's: export runs transformers' mask code, which makes an attention mask tensor where
+        # eager forward passes None, so its blocks, layers and attentions take one more tensor
+        # than eager hooks see: its inputs are left out. KeywordCallsNet's keyword-only calls
+        # record every argument, as a pre-hook with_kwargs sees them.
         for name in NAMES:
             with self.subTest(name):
                 model = models.build(name)
@@ -107,10 +117,27 @@ class Zoo(RecordComparison):
         for name in KEYWORD_CALLS:
             for depth in ("1", "3", "99"):
                 with self.subTest(name, depth=depth):
-                    args = ("--input", self.inputs[name], "--columns", columns(name),
+                    args = ("--input", self.inputs[name], "--columns", PLAIN_COLUMNS,
                             "--depth", depth)
                     out = run("summary", self.plain[name], *args)[0]
                     self.assertEqual(out, untyped(torchinfo_table(name, self.plain[name], *args)))
+
+    def test_signatures_tell_keyword_calls(self):
+        # A plain archive exported with every module's signature (preserve_module_call_signature,
+        # as modrec.export does) tells which arguments were positional: fc(input=x) and
+        # head(x=h) show "--", as torchinfo; without signatures, the first tensor's shape.
+        name = "KeywordCallsNet"
+        model, args = models.build(name), models.example_inputs(name)
+        path = os.path.join(self.out, name + ".signatures.pt2")
+        paths = tuple(p for p, _ in model.named_modules() if p)
+        torch.export.save(torch.export.export(model, args, preserve_module_call_signature=paths),
+                          path)
+        for archive, want in ((path, "--"), (self.plain[name], "[2, 4]")):
+            out = run("summary", archive, "--input", self.inputs[name],
+                      "--columns", "input_size")[0]
+            for row in ("Linear: 1-1", "KeywordBlock: 1-3"):
+                with self.subTest(archive, row=row):
+                    self.assertRegex(out, re.escape(row) + r" +" + re.escape(want) + r"\n")
 
 
 class CondWithNotes(unittest.TestCase):

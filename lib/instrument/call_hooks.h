@@ -35,6 +35,11 @@ class CallHooks {
   // graph value (pt2/untold_gradients.h), or that is given one tensor several times.
   virtual void untold_gradients(int call, const std::string& inputs_why,
                                 const std::string& outputs_why) {}
+  // Right after enter(call), when eager forward was given only the first of its args by position
+  // and the rest by keyword (a .pt2 archive's call whose signature says so): those first ones,
+  // what a forward hook's `inputs` holds, by which torchinfo sizes the call's input. The call's
+  // arguments are still all of enter's, as a forward pre-hook with_kwargs sees them.
+  virtual void positional_arguments(int call, const std::vector<c10::IValue>& positional) {}
 };
 
 }  // namespace modrec

@@ -31,6 +31,10 @@ class Tee : public CallHooks {
                         const std::string& outputs_why) override {
     guarded([&] { a_.untold_gradients(call, inputs_why, outputs_why); });
   }
+  void positional_arguments(int call, const std::vector<c10::IValue>& positional) override {
+    trace_.positional_arguments(call, positional);
+    guarded([&] { a_.positional_arguments(call, positional); });
+  }
   std::exception_ptr hook_error() const { return hook_error_; }
 
  private:

@@ -11,6 +11,10 @@ void TraceCollector::enter(int index, int module, const std::vector<c10::IValue>
   open_.push_back(index);
 }
 
+void TraceCollector::positional_arguments(int index, const std::vector<c10::IValue>& positional) {
+  trace_.calls[index].inputs = args_meta(positional);
+}
+
 c10::IValue TraceCollector::leave(int index, int, const c10::IValue& output) {
   open_.pop_back();
   Call& call = trace_.calls[index];

@@ -9,6 +9,8 @@ class TraceCollector : public CallHooks {
  public:
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
+  // The call's input (Call::inputs) is its positional arguments'.
+  void positional_arguments(int call, const std::vector<c10::IValue>& positional) override;
 
   const CallTrace& trace() const { return trace_; }
   CallTrace take() { return std::move(trace_); }

@@ -54,15 +54,19 @@ class _Values:
         return {"other": _qualified(value)}
 
 
-def _arguments(module: Any, args: tuple, kwargs: dict) -> list:
+def _arguments(module: Any, args: tuple, kwargs: dict) -> tuple[list, int]:
     """The call's arguments by name in forward's order, omitted ones with their defaults: what a
-    TorchScript call passes (modrec shows a .pt's and a .pt2's calls alike)."""
+    TorchScript call passes (modrec shows a .pt's and a .pt2's calls alike); and how many of them
+    were given by position, the first ones (a *args parameter holds what it gets in one), which
+    are all a forward hook's `inputs` hold (torchinfo's input size)."""
     try:
-        bound = inspect.signature(module.forward).bind(*args, **kwargs)
+        signature = inspect.signature(module.forward)
+        bound = signature.bind(*args, **kwargs)
+        positional = len(signature.bind_partial(*args).arguments)
         bound.apply_defaults()
-        return list(bound.arguments.items())
+        return list(bound.arguments.items()), positional
     except (TypeError, ValueError):
-        return [(str(i), a) for i, a in enumerate(args)] + list(kwargs.items())
+        return [(str(i), a) for i, a in enumerate(args)] + list(kwargs.items()), len(args)
 
 
 def _eager_calls(model: Any, args: tuple, kwargs: dict) -> list:
@@ -74,8 +78,10 @@ def _eager_calls(model: Any, args: tuple, kwargs: dict) -> list:
 
     def pre(path):
         def hook(module, a, kw):
+            arguments, positional = _arguments(module, a, kw)
             calls.append({"path": path, "parent": open_calls[-1] if open_calls else -1,
-                          "args": [[n, values.note(v)] for n, v in _arguments(module, a, kw)]})
+                          "args": [[n, values.note(v)] for n, v in arguments],
+                          "positional": positional})
             open_calls.append(len(calls) - 1)
         return hook
 
@@ -116,14 +122,26 @@ def notes(model: Any, args: tuple, kwargs: dict | None = None) -> dict:
     }
 
 
-def _export_keeping_calls(model: Any, args: tuple, **options: Any) -> Any:
-    """torch.export.export keeping every submodule call's signature (which graph values its
-    arguments and result are: the archive's module_call_graph), which places the calls that run
-    no operator exactly; the graph is the same. Where export cannot keep them (a module called
-    inside torch.cond's branches), the plain export, and the notes alone place those calls."""
+def _flattens(value: dict) -> bool:
+    """Whether a noted value is tensors, constants and containers of them only: what export's
+    call signatures can hold (a Hugging Face Cache object cannot)."""
+    if "other" in value:
+        return False
+    items = value.get("tuple", value.get("list", [v for _, v in value.get("dict", [])]))
+    return all(_flattens(v) for v in items)
+
+
+def _export_keeping_calls(model: Any, args: tuple, calls: list, **options: Any) -> Any:
+    """torch.export.export keeping the call signatures (which graph values its arguments and
+    result are: the archive's module_call_graph) of every submodule whose eager `calls` hold
+    tensors, constants and containers only, which places the calls that run no operator exactly;
+    the graph is the same. Where export cannot keep them (a module called inside torch.cond's
+    branches), the plain export, and the notes alone place those calls."""
     import torch
 
-    names = tuple(name for name, _ in model.named_modules() if name)
+    objects = {c["path"] for c in calls
+               if not all(_flattens(v) for v in [c["output"]] + [v for _, v in c["args"]])}
+    names = tuple(name for name, _ in model.named_modules() if name and name not in objects)
     try:
         return torch.export.export(model, args, preserve_module_call_signature=names, **options)
     except Exception as e:  # noqa: BLE001 - any refusal: export as torch.export would
@@ -141,8 +159,9 @@ def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
     import torch
 
     args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
-    program = _export_keeping_calls(model, args, kwargs=kwargs, dynamic_shapes=dynamic_shapes,
-                                    strict=strict)
-    text = json.dumps(notes(model, args, kwargs), separators=(",", ":"))
+    noted = notes(model, args, kwargs)
+    program = _export_keeping_calls(model, args, noted["calls"], kwargs=kwargs,
+                                    dynamic_shapes=dynamic_shapes, strict=strict)
+    text = json.dumps(noted, separators=(",", ":"))
     torch.export.save(program, path, extra_files={NOTES_FILE: text})
     return program

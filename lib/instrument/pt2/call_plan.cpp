@@ -219,7 +219,10 @@ void take_signatures(CallPlan& plan, const Program& program, const ModuleTree& t
     const std::string& path = tree.modules[call.module].path;
     const auto told = program.call_signatures.find(n ? path + "@" + std::to_string(n) : path);
     if (told == program.call_signatures.end()) continue;
-    if (auto names = signature_tensors(told->second.inputs, program)) call.inputs = *names;
+    if (auto names = signature_tensors(told->second.inputs, program)) {
+      call.inputs = *names;
+      call.positional = positional_arguments(told->second, nullptr);
+    }
   }
 }
 
@@ -234,6 +237,17 @@ std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argu
     else if (!value_names(a).empty())
       return std::nullopt;
   return names;
+}
+
+std::optional<size_t> positional_arguments(const CallSignature& told,
+                                           const nlohmann::json& in_spec) {
+  if (!told.positional) return std::nullopt;
+  // The notes bind a call's arguments to forward's parameters, in order: those given by position
+  // are the first (a *args parameter holds all the rest in one).
+  if (in_spec.is_array()) return std::min(told.positional->args, in_spec.size());
+  const auto first = told.inputs.begin();
+  return std::count_if(first, first + static_cast<ptrdiff_t>(told.positional->inputs),
+                       [](const Argument& a) { return a.kind == Argument::Kind::tensor; });
 }
 
 CallPlan plan_calls(const Program& program, const ModuleTree& tree, const ExportNotes* notes) {

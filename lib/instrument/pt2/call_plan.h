@@ -26,9 +26,14 @@ struct PlannedCall {
   // nullopt: the value, or a tuple of several (the root's is the program's).
   std::optional<TreeSpec> out_spec;
   // With modrec.export's notes, when forward's arguments hold more than tensors (an LSTM's
-  // hx=None, a flag, a tuple of states): those arguments in order, as the notes write values,
-  // each tensor {"value": name} (one of `inputs`); null: the call's arguments are `inputs`.
+  // hx=None, a flag, a tuple of states, **kwargs' dict): those arguments in order, as the notes
+  // write values, each tensor {"value": name} (one of `inputs`); null: the call's arguments are
+  // `inputs`.
   nlohmann::json in_spec;
+  // How many of the call's arguments (`inputs`, or in_spec's) eager forward was given by position,
+  // the rest by keyword, where the archive's signature tells (CallSignature::positional); nullopt:
+  // not told, all are taken as positional (a forward hook's `inputs`: torchinfo's input size).
+  std::optional<size_t> positional;
   // Non-empty: why the graph cannot tell the call's input gradients (grad_input) and output
   // gradients (grad_output) as eager hooks see them (untold_gradients.h, noted_calls.h).
   std::string untold_inputs, untold_outputs;
@@ -71,6 +76,11 @@ CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attribut
 // program lacks.
 std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argument>& told,
                                                           const Program& program);
+
+// How many of a call's arguments, given as `in_spec` (PlannedCall's: the notes') or else as
+// `told`'s tensors (signature_tensors), were passed by position; nullopt when `told` does not say.
+std::optional<size_t> positional_arguments(const CallSignature& told,
+                                           const nlohmann::json& in_spec);
 
 // The module calls a node runs in: its stack, but a higher-order operator's node that carries
 // a shorter stack than all of its subgraphs' nodes (strict export writes only the root's for a

@@ -229,6 +229,9 @@ class GraphRun {
     forward_.hooks.enter(ids_[call], planned.module, args);
     if (!planned.untold_inputs.empty() || !planned.untold_outputs.empty())
       forward_.hooks.untold_gradients(ids_[call], planned.untold_inputs, planned.untold_outputs);
+    if (planned.positional && *planned.positional < args.size())
+      forward_.hooks.positional_arguments(
+          ids_[call], {args.begin(), args.begin() + static_cast<ptrdiff_t>(*planned.positional)});
     std::unordered_map<std::string, c10::IValue> routed;
     for (size_t i = 0; forward_.options.route_tensor_args && i < args.size(); ++i)
       if (args[i].isTensor())
@@ -320,6 +323,12 @@ class GraphRun {
       std::vector<c10::IValue> items;
       for (const nlohmann::json& item : spec["tuple"]) items.push_back(noted_argument(item));
       return c10::ivalue::Tuple::create(std::move(items));
+    }
+    if (spec.contains("dict")) {  // string keys (noted_calls.cpp's argument_spec)
+      c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
+      for (const nlohmann::json& item : spec["dict"])
+        dict.insert(item[0].get<std::string>(), noted_argument(item[1]));
+      return dict;
     }
     const nlohmann::json& c = spec["const"];
     if (c.is_boolean()) return c.get<bool>();

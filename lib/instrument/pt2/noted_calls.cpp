@@ -81,11 +81,14 @@ std::optional<Side> signature_side(const std::vector<NotedTensor>& tensors,
 }
 
 // The structure (as the program's out_spec) of a noted value made of tensors, Nones, tuples,
-// lists and dicts; nullopt when it holds anything else.
+// lists and dicts; an object (a Hugging Face Cache), of which the graph has no value, is None
+// there, which torchinfo sizes as it sizes the object: nothing. nullopt when it holds anything
+// else (a constant).
 std::optional<TreeSpec> spec_of(const NotedValue& value) {
   using T = TreeSpec::Type;
   if (value.contains("tensor")) return TreeSpec{};
-  if (value.contains("const") && value["const"].is_null()) return TreeSpec{T::none, {}, {}};
+  if ((value.contains("const") && value["const"].is_null()) || value.contains("other"))
+    return TreeSpec{T::none, {}, {}};
   const bool is_dict = value.contains("dict");
   const char* field = value.contains("tuple")  ? "tuple"
                       : value.contains("list") ? "list"
@@ -105,17 +108,20 @@ std::optional<TreeSpec> spec_of(const NotedValue& value) {
 
 // A noted argument with its tensors replaced by the graph values `names` gives them (depth-first,
 // from `next`); null where it holds what a call's argument list does not carry here (a list, a
-// dict, another object).
+// dict of other keys than strings, another object). A dict is forward's **kwargs, often empty.
 json argument_spec(const NotedValue& value, const std::vector<std::string>& names, size_t& next) {
   if (value.contains("tensor")) return {{"value", names.at(next++)}};
   if (value.contains("const")) return value;
-  if (!value.contains("tuple")) return nullptr;
+  const bool is_dict = value.contains("dict");
+  if (!is_dict && !value.contains("tuple")) return nullptr;
   json items = json::array();
-  for (const NotedValue& item : value["tuple"]) {
-    items.push_back(argument_spec(item, names, next));
-    if (items.back().is_null()) return nullptr;
+  for (const NotedValue& item : value[is_dict ? "dict" : "tuple"]) {
+    if (is_dict && !item[0].is_string()) return nullptr;
+    json spec = argument_spec(is_dict ? item[1] : item, names, next);
+    if (spec.is_null()) return nullptr;
+    items.push_back(is_dict ? json::array({item[0], std::move(spec)}) : std::move(spec));
   }
-  return {{"tuple", items}};
+  return {{is_dict ? "dict" : "tuple", std::move(items)}};
 }
 
 // A call's arguments as PlannedCall::in_spec, given the graph values of its tensors in forward's
@@ -218,13 +224,32 @@ class NotedPlan {
   Side side_of(size_t e, bool inputs, const std::vector<std::string>& graph_names) const {
     std::vector<NotedTensor> tensors =
         inputs ? tensors_of(calls_[e].args) : noted_tensors(calls_[e].output);
-    const auto sig =
-        e == 0 ? program_.call_signatures.end() : program_.call_signatures.find(keys_[e]);
-    if (sig != program_.call_signatures.end())
-      if (auto told = signature_side(tensors, inputs ? &sig->second.inputs : &sig->second.outputs,
-                                     program_))
+    if (const CallSignature* sig = signature(e))
+      if (auto told = signature_side(tensors, inputs ? &sig->inputs : &sig->outputs, program_))
         return *told;
     return side(std::move(tensors), graph_names, program_);
+  }
+
+  // The signature the archive keeps of call e; nullptr when none (the root's is left out).
+  const CallSignature* signature(size_t e) const {
+    const auto sig =
+        e == 0 ? program_.call_signatures.end() : program_.call_signatures.find(keys_[e]);
+    return sig == program_.call_signatures.end() ? nullptr : &sig->second;
+  }
+
+  // How many of call e's arguments were given by position, once they are eager forward's (its
+  // in_spec, or its tensors in forward's order): the notes' count, else its signature's.
+  std::optional<size_t> positional(size_t e, const PlannedCall& call) const {
+    const NotedCall& noted = calls_[e];
+    if (noted.positional) {
+      const auto first = noted.args.begin();
+      const auto end =
+          first + static_cast<ptrdiff_t>(std::min(*noted.positional, noted.args.size()));
+      if (call.in_spec.is_array()) return end - first;
+      return tensors_of({first, end}).size();
+    }
+    if (in_[e].signature) return positional_arguments(*signature(e), call.in_spec);
+    return std::nullopt;
   }
 
   // The graph's calls are the eager calls that ran an operator, in the same order and nesting.
@@ -311,10 +336,15 @@ class NotedPlan {
       call.out_spec = spec;
       if (e > 0) call.outputs = out_[e].names;
     }
-    if (!in_[e].names.empty()) call.in_spec = arguments_spec(calls_[e], in_[e].names);
-    // The signature's arguments are eager forward's, an unused one too (a rotary embedding's
-    // hidden states): where the graph's call has only the values its nodes read.
-    if (in_[e].signature) call.inputs = in_[e].names;
+    if (in_[e].names.empty()) {  // the graph's values: told only when none came by position
+      if (positional(e, call) == 0) call.positional = 0;
+      return call;
+    }
+    // Eager forward's arguments, in its order: the signature's, an unused one too (a rotary
+    // embedding's hidden states), where the graph's call has only the values its nodes read.
+    call.in_spec = arguments_spec(calls_[e], in_[e].names);
+    call.inputs = in_[e].names;
+    call.positional = positional(e, call);
     return call;
   }
 
@@ -325,6 +355,7 @@ class NotedPlan {
       call.inputs = in_[e].names;
       call.outputs = out_[e].names;
       call.in_spec = arguments_spec(calls_[e], call.inputs);
+      call.positional = positional(e, call);
       return call;
     }
     const std::vector<NotedTensor> args = tensors_of(calls_[e].args);
@@ -338,6 +369,7 @@ class NotedPlan {
       call.outputs.push_back(call.inputs[given - args.begin()]);
     }
     call.in_spec = arguments_spec(calls_[e], call.inputs);
+    call.positional = positional(e, call);
     return call;
   }
 

@@ -171,3 +171,42 @@ TEST_CASE("results take the notes' structure: a tuple holding None, the root's d
   CHECK(plan.calls[0].out_spec->keys == std::vector<std::string>{"logits"});
   CHECK(plan.calls[0].outputs == std::vector<std::string>{"relu"});
 }
+
+TEST_CASE("a call's signature tells which of its arguments were passed by position") {
+  Net n = net();
+  const Argument none{Argument::Kind::none, {}, {}, {}, {}};
+  SUBCASE("act(input=y, scale=None): by keyword only, its arguments the notes'") {
+    n.notes.calls[3].args = {tensor(1), {{"const", nullptr}}};
+    n.notes.calls[3].arg_names = {"input", "scale"};
+    n.program.call_signatures["act"] = {{tensor_arg("linear"), none}, {tensor_arg("relu")}};
+    n.program.call_signatures["act"].positional = CallSignature::Positional{0, 0};
+    const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+    CHECK(plan.calls[3].in_spec.size() == 2);
+    CHECK(plan.calls[3].positional == 0);
+    CHECK(plan_calls(n.program, n.tree).calls[2].positional == 0);  // without notes
+  }
+  SUBCASE("act(y, None, mask=x): the signature's tensors, the first by position") {
+    n.notes.calls[3].args = {tensor(1), {{"const", nullptr}}, tensor(0)};
+    n.notes.calls[3].arg_names = {"input", "scale", "mask"};
+    n.program.call_signatures["act"] = {{tensor_arg("linear"), none, tensor_arg("x")},
+                                        {tensor_arg("relu")}};
+    n.program.call_signatures["act"].positional = CallSignature::Positional{2, 2};
+    CHECK(plan_calls(n.program, n.tree, &n.notes).calls[3].positional == 2);  // y, None
+    const CallPlan plain = plan_calls(n.program, n.tree);
+    CHECK(plain.calls[2].inputs == std::vector<std::string>{"linear", "x"});
+    CHECK(plain.calls[2].positional == 1);  // linear
+  }
+  SUBCASE("act(input=y, scale=None) without signature: the notes' count") {
+    n.notes.calls[3].args = {tensor(1), {{"const", nullptr}}};
+    n.notes.calls[3].arg_names = {"input", "scale"};
+    n.notes.calls[3].positional = 0;
+    CHECK(plan_calls(n.program, n.tree, &n.notes).calls[3].positional == 0);
+    n.notes.calls[2].positional = 1;  // skip(y), which runs no operator
+    CHECK(plan_calls(n.program, n.tree, &n.notes).calls[2].positional == 1);
+  }
+  SUBCASE("an archive whose signature has no in_spec does not tell") {
+    n.program.call_signatures["act"] = {{tensor_arg("linear")}, {tensor_arg("relu")}};
+    CHECK_FALSE(plan_calls(n.program, n.tree, &n.notes).calls[3].positional);
+    CHECK_FALSE(plan_calls(n.program, n.tree).calls[2].positional);
+  }
+}

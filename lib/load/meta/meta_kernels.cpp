@@ -183,6 +183,14 @@ Tensor logical_not_meta(const Tensor& self) {
   return at::empty_like(self, self.options().dtype(at::kBool));
 }
 
+// Weight norm's fused kernel (a parametrizations.weight_norm in an exported program): w has v's
+// shape, the norms g's, in float for a reduced-precision v, as the CPU kernel makes them.
+std::tuple<Tensor, Tensor> weight_norm_interface_meta(const Tensor& v, const Tensor& g,
+                                                      int64_t /*dim*/) {
+  const auto norms = c10::isReducedFloatingType(v.scalar_type()) ? at::kFloat : v.scalar_type();
+  return {at::empty_like(v), at::empty_like(g, g.options().dtype(norms))};
+}
+
 void register_all(torch::Library& m) {
   m.impl("convolution", convolution_meta);
   m.impl("_convolution", traced_convolution_meta);
@@ -207,6 +215,7 @@ void register_all(torch::Library& m) {
   m.impl("_safe_softmax", safe_softmax_meta);
   m.impl("where.self", where_meta);
   m.impl("logical_not", logical_not_meta);
+  m.impl("_weight_norm_interface", weight_norm_interface_meta);
 }
 
 }  // namespace

@@ -44,6 +44,13 @@ TEST_CASE("the meta kernels give the CPU kernels' shapes and dtypes") {
                                       std::nullopt, false)),
              std::get<0>(at::var_mean(at::randn({2, 3}, at::kComplexFloat), std::nullopt,
                                       std::nullopt, false)));
+  for (const auto dtype : {at::kFloat, at::kBFloat16}) {  // the norms in float for bfloat16
+    const at::Tensor v = at::randn({8, 4, 3}).to(dtype), g = at::randn({1, 1, 3}).to(dtype);
+    const auto [w, norms] = at::_weight_norm_interface(meta(v), meta(g), 2);
+    const auto [w_cpu, norms_cpu] = at::_weight_norm_interface(v, g, 2);
+    check_like(w, w_cpu);
+    check_like(norms, norms_cpu);
+  }
   check_like(at::adaptive_avg_pool2d(meta(x), {3, 2}), at::adaptive_avg_pool2d(x, {3, 2}));
 
   const at::Tensor table = at::randn({50, 16}), ids = at::randint(50, {2, 7});

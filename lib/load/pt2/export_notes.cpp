@@ -56,6 +56,11 @@ NotedCall noted_call(const json& j, size_t index) {
     check_value(arg[1]);
     call.args.push_back(arg[1]);
   }
+  if (j.contains("positional")) {
+    if (!j["positional"].is_number_unsigned())
+      bad("a count of positional arguments that is no count");
+    call.positional = j["positional"].get<size_t>();
+  }
   call.output = field(j, "output");
   check_value(call.output);
   return call;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct NotedCall {
   std::vector<std::string> arg_names;  // forward's parameters, in order, defaults filled in
   std::vector<NotedValue> args;
   NotedValue output;
+  // How many of `args` (the first ones) eager forward was given by position; nullopt in notes
+  // of a modrec.export that did not write it.
+  std::optional<size_t> positional;
 };
 
 struct ExportNotes {

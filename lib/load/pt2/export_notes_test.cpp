@@ -14,7 +14,7 @@ const char* const kSound = R"({"format": "modrec.export-notes", "version": 1, "t
     {"path": "", "parent": -1,
      "args": [["input", {"tensor": 0, "shape": [2, 3], "dtype": "float32", "version": 0}]],
      "output": {"tensor": 0, "shape": [2, 3], "dtype": "float32", "version": 0}},
-    {"path": "0", "parent": 0,
+    {"path": "0", "parent": 0, "positional": 1,
      "args": [["input", {"tensor": 0, "shape": [2, 3], "dtype": "float32", "version": 0}],
               ["hx", {"const": null}]],
      "output": {"tuple": [{"tensor": 0, "shape": [2, 3], "dtype": "float32", "version": 0},
@@ -37,6 +37,8 @@ TEST_CASE("the notes' classes, calls, arguments and results") {
   CHECK(out[0].id == 0);
   CHECK(out[0].shape == std::vector<int64_t>{2, 3});
   CHECK(noted_tensors(notes.calls[1].args[1]).empty());
+  CHECK(notes.calls[1].positional == 1);
+  CHECK_FALSE(notes.calls[0].positional);  // notes of before the count was written
 }
 
 TEST_CASE("damaged, foreign or inconsistent notes are refused with what is wrong") {
@@ -59,6 +61,8 @@ TEST_CASE("damaged, foreign or inconsistent notes are refused with what is wrong
         "a tensor shape that is not integers");
   CHECK(refusal(replaced(kSound, "\"output\": {\"tuple\"", "\"outputs\": {\"tuple\"")) ==
         "no \"output\" field");
+  CHECK(refusal(replaced(kSound, "\"positional\": 1", "\"positional\": -1")) ==
+        "a count of positional arguments that is no count");
   // a result nested 100,000 deep: refused before it is parsed, as its walk would recurse as deep
   std::string deep;
   for (int i = 0; i < 100000; ++i) deep += "{\"tuple\": [";

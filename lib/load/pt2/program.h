@@ -149,6 +149,14 @@ struct TreeSpec {
 struct CallSignature {
   std::vector<Argument> inputs;
   std::vector<Argument> outputs;
+  // How forward got its arguments (the signature's in_spec, the pytree of its (args, kwargs)):
+  // how many it was given by position, and how many of `inputs` those flatten to (the first
+  // ones; the rest are its keyword arguments'). nullopt when the archive does not tell.
+  struct Positional {
+    size_t args = 0;
+    size_t inputs = 0;
+  };
+  std::optional<Positional> positional;
 };
 
 // How many values `spec` flattens to: its leaves.

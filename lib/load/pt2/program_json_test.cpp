@@ -191,3 +191,49 @@ TEST_CASE("a ModelOutput result is a dict of its keys; None holds no output") {
   CHECK(p.out_spec->children[1].type == TreeSpec::Type::none);
   CHECK(leaf_count(*p.out_spec) == 1);
 }
+
+TEST_CASE("a signature's in_spec tells which of its inputs were passed by position") {
+  json doc = program(
+      json::array({node("y", "torch.ops.aten.relu.default",
+                        json::array({input("self", tensor("x"))}), json::array({tensor("y")}))}));
+  const json leaf = {{"type", nullptr}, {"context", nullptr}, {"children_spec", json::array()}};
+  const auto container = [](const char* type, const char* context, json children) {
+    return json{{"type", type}, {"context", context}, {"children_spec", children}};
+  };
+  // forward(x, (h, c), mask=m): two arguments by position, flat x, h, c; one by keyword
+  const json args = container(
+      "builtins.tuple", "null",
+      json::array({leaf, container("builtins.tuple", "null", json::array({leaf, leaf}))}));
+  const json kwargs = container("builtins.dict", "[\"mask\"]", json::array({leaf}));
+  const auto entry = [](const char* fqn, const json& in_spec, int inputs) {
+    return json{{"fqn", fqn},
+                {"signature",
+                 {{"inputs", json(inputs, tensor("x"))},
+                  {"outputs", json::array({tensor("y")})},
+                  {"in_spec", json::array({1, in_spec}).dump()}}}};
+  };
+  const json call = container("builtins.tuple", "null", json::array({args, kwargs}));
+  const json keywords_only =
+      container("builtins.tuple", "null",
+                json::array({container("builtins.tuple", "null", json::array()), kwargs}));
+  // a dict of int keys (a positional argument's): not a spec modrec reads, so it tells nothing
+  const json int_keys = container(
+      "builtins.tuple", "null",
+      json::array({container("builtins.tuple", "null",
+                             json::array({container("builtins.dict", "[0]", json::array({leaf}))})),
+                   container("builtins.dict", "[]", json::array())}));
+  doc["graph_module"]["module_call_graph"] = json::array({{{"fqn", ""}},
+                                                          entry("a", call, 4),
+                                                          entry("b", keywords_only, 1),
+                                                          entry("c", call, 3),
+                                                          entry("d", int_keys, 1)});
+  const Program p = parse_program(doc, "m.pt2");
+  REQUIRE(p.call_signatures.at("a").positional);
+  CHECK(p.call_signatures.at("a").positional->args == 2);
+  CHECK(p.call_signatures.at("a").positional->inputs == 3);
+  REQUIRE(p.call_signatures.at("b").positional);
+  CHECK(p.call_signatures.at("b").positional->args == 0);
+  CHECK(p.call_signatures.at("b").positional->inputs == 0);
+  CHECK_FALSE(p.call_signatures.at("c").positional);  // 4 leaves for 3 inputs
+  CHECK_FALSE(p.call_signatures.at("d").positional);
+}
