@@ -12,7 +12,6 @@ grad_input and grad_output, tensor for tensor (rtol 1e-4, atol 1e-5); gradients 
 and lists under no_gradient (a documented limit of the archive) are counted apart. Prints a line per model and
 the totals; a table that differs prints its first differing line, with modrec's warnings."""
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -26,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, d) for d in ("tests", "scripts", "python")]
 from e2e import oracle, run  # noqa: E402
 from test_pt2_hop import save, torchinfo_table  # noqa: E402
-from test_record_oracle import CAPTURES, capture_mismatches  # noqa: E402
+from test_record_oracle import CAPTURES, capture_mismatches, load_json  # noqa: E402
 import models  # noqa: E402
 import modrec  # noqa: E402
 from zoo_models import ZOO_MODELS  # noqa: E402
@@ -75,7 +74,7 @@ def captures(name, archive, x):
         run("record", archive, "--input", x, "--layers", "all", "--capture", ",".join(CAPTURES),
             "--out", mine)
         ref = oracle("record", name, "--weights", archive, "--input", x, "--labels", "all")
-        layers = json.load(open(os.path.join(mine, "manifest.json")))["layers"]
+        layers = load_json(mine, "manifest.json")["layers"]
         paths = {layer["path"] for layer in layers}
         results = list(capture_mismatches(mine, ref, CAPTURES, paths, rtol=1e-4, atol=1e-5))
         refused = sum("no_gradient" in info for layer in layers

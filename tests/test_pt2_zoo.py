@@ -87,18 +87,16 @@ class Zoo(RecordComparison):
         # returns one graph value with several uses: which are the result's is not told, so its
         # gradients are refused (docs/export-notes.md); its values are compared.
         # T5's: export runs transformers' mask code, which makes an attention mask tensor where
-        # eager forward passes None, so its blocks, layers and attentions take one more tensor
-        # than eager hooks see: its inputs are left out. KeywordCallsNet's keyword-only calls
-        # record every argument, as a pre-hook with_kwargs sees them.
+        # eager forward passes None; its calls' signatures give each argument by name, so the
+        # recorded inputs are eager's all the same. KeywordCallsNet's keyword-only calls record
+        # every argument, as a pre-hook with_kwargs sees them.
         for name in NAMES:
             with self.subTest(name):
                 model = models.build(name)
                 identities = {p for p, m in model.named_modules()
                               if isinstance(m, torch.nn.Identity)}
-                captures = CAPTURES[1:] if name in KEYWORD_CALLS else CAPTURES
                 self.compare(name, [self.inputs[name]], model=self.noted[name],
-                             weights=self.noted[name], rtol=1e-4, atol=1e-5, refused=identities,
-                             captures=captures)
+                             weights=self.noted[name], rtol=1e-4, atol=1e-5, refused=identities)
 
     def test_plain_archives_count_as_torchinfo(self):
         # Without notes, the calls that run no operator have no row (timm's Identity chains): the

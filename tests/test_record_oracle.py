@@ -31,14 +31,18 @@ def non_tensors(values):
     return [v for v in values if not isinstance(v, torch.Tensor)]
 
 
+def load_json(*path):
+    with open(os.path.join(*path)) as f:
+        return json.load(f)
+
+
 def capture_mismatches(mine, ref, captures, refused=(), rtol=1e-5, atol=1e-6):
     """(label, capture, problem) for each capture of modrec's run directory `mine` compared with
     scripts/oracle.py's record `ref` (calls paired in order): problem is None where the tensors
     are eager's, else what differs; a call's non-tensor arguments that are not the eager call's,
     at the same places, are one more problem. `refused`: module paths whose gradients modrec may
     refuse (listed under no_gradient, not recorded): not compared."""
-    manifest = json.load(open(os.path.join(mine, "manifest.json")))
-    index = json.load(open(os.path.join(ref, "index.json")))
+    manifest, index = load_json(mine, "manifest.json"), load_json(ref, "index.json")
     for layer, expected in zip(manifest["layers"], index["layers"]):
         label = layer["label"]
         if "input" in captures and (layer["captures"]["input"].get("values", [])
@@ -90,8 +94,7 @@ class RecordComparison(unittest.TestCase):
         ref = oracle("record", name, "--weights", weights or model, "--input", *inputs,
                      "--labels", "all", "--device", device, *oracle_args)
         self.addCleanup(shutil.rmtree, os.path.dirname(ref))
-        manifest = json.load(open(os.path.join(mine, "manifest.json")))
-        index = json.load(open(os.path.join(ref, "index.json")))
+        manifest, index = load_json(mine, "manifest.json"), load_json(ref, "index.json")
         self.assertEqual([l["label"] for l in manifest["layers"]], [l["label"] for l in index["layers"]])
         for layer, expected in zip(manifest["layers"], index["layers"]):
             self.assertEqual(layer["path"], expected["module"], layer["label"])

@@ -80,6 +80,78 @@ std::optional<Side> signature_side(const std::vector<NotedTensor>& tensors,
   return s;
 }
 
+// The graph values of noted value `v`'s tensors (appended to `names`, depth-first) from the
+// in_spec subtree `spec` for the same argument, whose leaves are `inputs` from `leaf` on: a
+// tensor is its leaf's value when of the same shape, a tuple or list's items are its children in
+// order, a dict's by key. A value eager gave without a tensor (None, a flag) takes nothing,
+// whatever export recorded there. false when the two do not fit.
+bool match_argument(const NotedValue& v, const TreeSpec& spec, size_t leaf,
+                    const std::vector<Argument>& inputs, const Program& program,
+                    std::vector<std::string>& names) {
+  using T = TreeSpec::Type;
+  if (noted_tensors(v).empty()) return true;
+  if (v.contains("tensor")) {
+    if (spec.type != T::leaf || inputs.at(leaf).kind != Argument::Kind::tensor) return false;
+    const std::string& name = inputs[leaf].names.at(0);
+    if (!same_shape(noted_tensors(v).at(0).shape, program, name)) return false;
+    names.push_back(name);
+    return true;
+  }
+  const bool is_dict = v.contains("dict");
+  const char* field = v.contains("tuple") ? "tuple" : v.contains("list") ? "list" : nullptr;
+  if (is_dict != (spec.type == T::dict) || (field && spec.type != T::tuple && spec.type != T::list))
+    return false;
+  const json& items = v[is_dict ? "dict" : field];
+  if (!is_dict && items.size() != spec.children.size()) return false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    size_t child = i;
+    if (is_dict) {
+      const auto key = std::find(spec.keys.begin(), spec.keys.end(), items[i][0]);
+      if (key == spec.keys.end()) return false;
+      child = static_cast<size_t>(key - spec.keys.begin());
+    }
+    size_t first = leaf;
+    for (size_t c = 0; c < child; ++c) first += leaf_count(spec.children[c]);
+    if (!match_argument(is_dict ? items[i][1] : items[i], spec.children[child], first, inputs,
+                        program, names))
+      return false;
+  }
+  return true;
+}
+
+// A call's arguments from its signature's in_spec, argument by argument: those forward was given
+// by position by their place in its tuple, the others (and its **kwargs dict's) by name in its
+// dict. Exact where eager's arguments and export's differ: transformers builds an attention mask
+// only when exporting, where eager passes None, so the signature has a value more than eager
+// hooks see. nullopt when an eager tensor has no value of its shape there.
+std::optional<Side> named_signature_side(const NotedCall& call, const CallSignature& sig,
+                                         const Program& program) {
+  if (!sig.in_spec) return std::nullopt;
+  const TreeSpec& by_place = sig.in_spec->children[0];
+  const TreeSpec by_name{TreeSpec::Type::dict, sig.in_spec->children[1].keys,
+                         sig.in_spec->children[1].children};
+  const size_t keywords = leaf_count(by_place);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    const NotedValue& v = call.args[i];
+    bool fits = true;
+    if (i < by_place.children.size()) {
+      size_t first = 0;
+      for (size_t c = 0; c < i; ++c) first += leaf_count(by_place.children[c]);
+      fits = match_argument(v, by_place.children[i], first, sig.inputs, program, names);
+    } else if (std::count(by_name.keys.begin(), by_name.keys.end(), call.arg_names.at(i))) {
+      fits = match_argument(json{{"dict", json::array({json::array({call.arg_names[i], v})})}},
+                            by_name, keywords, sig.inputs, program, names);
+    } else if (v.contains("dict")) {  // **kwargs: its items are keyword arguments
+      fits = match_argument(v, by_name, keywords, sig.inputs, program, names);
+    } else {
+      fits = noted_tensors(v).empty();  // a default eager filled in, as export did not record
+    }
+    if (!fits) return std::nullopt;
+  }
+  return Side{tensors_of(call.args), std::move(names), true};
+}
+
 // The structure (as the program's out_spec) of a noted value made of tensors, Nones, tuples,
 // lists and dicts; an object (a Hugging Face Cache), of which the graph has no value, is None
 // there, which torchinfo sizes as it sizes the object: nothing. nullopt when it holds anything
@@ -224,9 +296,12 @@ class NotedPlan {
   Side side_of(size_t e, bool inputs, const std::vector<std::string>& graph_names) const {
     std::vector<NotedTensor> tensors =
         inputs ? tensors_of(calls_[e].args) : noted_tensors(calls_[e].output);
-    if (const CallSignature* sig = signature(e))
+    if (const CallSignature* sig = signature(e)) {
+      if (inputs)
+        if (auto told = named_signature_side(calls_[e], *sig, program_)) return *told;
       if (auto told = signature_side(tensors, inputs ? &sig->inputs : &sig->outputs, program_))
         return *told;
+    }
     return side(std::move(tensors), graph_names, program_);
   }
 

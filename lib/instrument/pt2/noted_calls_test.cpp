@@ -210,3 +210,36 @@ TEST_CASE("a call's signature tells which of its arguments were passed by positi
     CHECK_FALSE(plan_calls(n.program, n.tree).calls[2].positional);
   }
 }
+
+TEST_CASE("a call's signature gives its arguments by place and by name, eager's Nones kept") {
+  // act(y, mask=None, pos=x, **{"extra": x}) as a Hugging Face decoder layer is called: export
+  // recorded a mask tensor (transformers makes one only when exporting) where eager gave None,
+  // and its in_spec is ((y,), {"mask", "pos", "extra"}); eager hooks see y, x, x.
+  Net n = net();
+  const TreeSpec leaf;
+  n.notes.calls[3].args = {tensor(1),
+                           {{"const", nullptr}},
+                           tensor(0),
+                           {{"dict", json::array({json::array({"extra", tensor(0)})})}}};
+  n.notes.calls[3].arg_names = {"input", "mask", "pos", "kwargs"};
+  CallSignature& sig = n.program.call_signatures["act"];
+  sig = {{tensor_arg("linear"), tensor_arg("relu"), tensor_arg("x"), tensor_arg("x")},
+         {tensor_arg("relu")}};
+  sig.in_spec =
+      TreeSpec{TreeSpec::Type::tuple,
+               {},
+               {TreeSpec{TreeSpec::Type::tuple, {}, {leaf}},
+                TreeSpec{TreeSpec::Type::dict, {"mask", "pos", "extra"}, {leaf, leaf, leaf}}}};
+  sig.positional = CallSignature::Positional{1, 1};
+  SUBCASE("placed argument by argument") {
+    const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+    CHECK(plan.calls[3].inputs == std::vector<std::string>{"linear", "x", "x"});
+    REQUIRE(plan.calls[3].in_spec.size() == 4);
+    CHECK(plan.calls[3].in_spec[1] == json{{"const", nullptr}});
+  }
+  SUBCASE("an eager tensor where the signature has one of another shape: not by name") {
+    n.program.tensor_values["x"].sizes = {5};
+    const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+    CHECK(plan.calls[3].inputs != std::vector<std::string>{"linear", "x", "x"});
+  }
+}

@@ -157,6 +157,9 @@ struct CallSignature {
     size_t inputs = 0;
   };
   std::optional<Positional> positional;
+  // The in_spec itself when it tells that much (a tuple of the positional arguments, a dict of the
+  // keyword ones, its leaves `inputs`): which inputs each argument flattens to, by place or name.
+  std::optional<TreeSpec> in_spec;
 };
 
 // How many values `spec` flattens to: its leaves.

@@ -386,10 +386,10 @@ std::optional<TreeSpec> root_out_spec(const json& call) {
   return spec_string(text_of(signature.at("out_spec"), "out_spec"), "out_spec");
 }
 
-// What a signature's in_spec tells of the call's `inputs`: a tuple of forward's positional
-// arguments and a dict of its keyword ones, whose leaves are the inputs. nullopt for another
-// spec: a part of the signature modrec only reads where it can, never a reason to refuse the file.
-std::optional<CallSignature::Positional> positional(const json& signature, size_t inputs) {
+// A signature's in_spec when it is a tuple of forward's positional arguments and a dict of its
+// keyword ones, whose leaves are the call's `inputs`. nullopt for another spec: a part of the
+// signature modrec only reads where it can, never a reason to refuse the file.
+std::optional<TreeSpec> arguments_in_spec(const json& signature, size_t inputs) {
   const json& in_spec = signature.value("in_spec", json());
   if (!in_spec.is_string()) return std::nullopt;
   std::optional<TreeSpec> spec;
@@ -405,8 +405,7 @@ std::optional<CallSignature::Positional> positional(const json& signature, size_
       spec->children[0].type != T::tuple || spec->children[1].type != T::dict ||
       leaf_count(*spec) != inputs)
     return std::nullopt;
-  return CallSignature::Positional{spec->children[0].children.size(),
-                                   leaf_count(spec->children[0])};
+  return spec;
 }
 
 // The values of a module_call_graph entry's signature.
@@ -415,7 +414,10 @@ CallSignature call_signature(const json& signature) {
   for (const json& a : signature.at("inputs")) s.inputs.push_back(argument(a, "signature input"));
   for (const json& a : signature.at("outputs"))
     s.outputs.push_back(argument(a, "signature output"));
-  s.positional = positional(signature, s.inputs.size());
+  s.in_spec = arguments_in_spec(signature, s.inputs.size());
+  if (s.in_spec)
+    s.positional = CallSignature::Positional{s.in_spec->children[0].children.size(),
+                                             leaf_count(s.in_spec->children[0])};
   return s;
 }
 
