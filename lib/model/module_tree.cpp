@@ -6,7 +6,8 @@
 namespace modrec {
 
 std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight) {
-  if (type.rfind("Conv", 0) != 0 || weight.size() < 3) return std::nullopt;
+  const bool conv = type.starts_with("Conv") || type.starts_with("ParametrizedConv");
+  if (!conv || weight.size() < 3) return std::nullopt;
   return Kernel{{weight.begin() + 2, weight.end()}, false};
 }
 

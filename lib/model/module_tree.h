@@ -42,7 +42,9 @@ struct Module {
 
 // A convolution's kernel_size from its weight's shape ([out, in/groups, *kernel], transposed
 // [in, out/groups, *kernel]): all that a traced module or a torch.export archive keeps of it.
-// nullopt unless `type` (the class name) starts with "Conv" and the weight has kernel dims.
+// nullopt unless `type` (the class name) starts with "Conv" (or is torch.nn.utils.parametrize's
+// "ParametrizedConv2d"...: torchinfo reads the kernel_size it keeps) and the weight has kernel
+// dims.
 std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight);
 
 // A MaxPool/AvgPool/LPPool module's kernel_size from the list its call passes to the pooling
