@@ -113,6 +113,45 @@ class Zoo(RecordComparison):
                     self.assertEqual(out, untyped(torchinfo_table(name, self.plain[name], *args)))
 
 
+class OneModuleAtSeveralPaths(RecordComparison):
+    """models.py's SharedModuleNet (`self.b = self.a`, a block inside two parents) exported by
+    modrec.export, whose notes say which paths are one module object (the program, as a
+    TorchScript file, keeps a module per path: docs/export-notes.md): torchinfo's rows, recursive
+    marks, counts and labels, and eager hooks' captures, each call named by the path torchinfo's
+    hooks report (the object's last)."""
+    NAME = "SharedModuleNet"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = tempfile.mkdtemp(prefix="pt2-shared-")
+        cls.noted = os.path.join(cls.out, cls.NAME + ".notes.pt2")
+        args = models.example_inputs(cls.NAME)
+        modrec.export(models.build(cls.NAME), args, cls.noted)
+        cls.input = save(cls.out, "x", args[0])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, True)
+
+    def test_tables_are_torchinfos(self):
+        import torchinfo
+        for depth in ("1", "3", "99"):
+            with self.subTest(depth=depth):
+                args = ("--input", self.input, "--columns", ALL_COLUMNS, "--depth", depth)
+                out, err = run("summary", self.noted, *args)
+                self.assertEqual(out, torchinfo_table(self.NAME, self.noted, *args))
+                self.assertEqual(err, "")
+                columns = "num_params,params_percent,kernel_size,trainable"
+                out = run("summary", self.noted, "--columns", columns, "--depth", depth)[0]
+                want = torchinfo.summary(models.build(self.NAME), col_names=columns.split(","),
+                                         depth=int(depth), verbose=0)
+                self.assertEqual(out.partition("\nForward signature: forward(")[0], f"{want}\n")
+
+    def test_captures_equal_eager_hooks(self):
+        manifest = self.compare(self.NAME, [self.input], model=self.noted, weights=self.noted)
+        self.assertEqual([l["path"] for l in manifest["layers"]][1:3], ["b", "b"])
+
+
 class CondWithNotes(unittest.TestCase):
     def test_the_branch_calls_fall_back_alone(self):
         # torch.cond's branches in a non-strict export: export refuses the signatures there

@@ -20,6 +20,13 @@ std::optional<Kernel> pool_kernel(const std::string& type, const Shape& kernel_s
   return Kernel{kernel_size, false};
 }
 
+int ModuleTree::hooked_path(int m) const {
+  const int object = object_of(m);
+  for (int i = static_cast<int>(modules.size()) - 1; i > object; --i)
+    if (modules[i].same_as == object) return i;
+  return object;
+}
+
 int ModuleTree::find(const std::string& path) const {
   for (size_t i = 0; i < modules.size(); ++i)
     if (modules[i].path == path) return static_cast<int>(i);

@@ -111,9 +111,22 @@ def notes(model: Any, args: tuple, kwargs: dict | None = None) -> dict:
         "format": NOTES_FORMAT,
         "version": NOTES_VERSION,
         "torch": torch.__version__,
-        "modules": [[path, _qualified(m)] for path, m in model.named_modules(remove_duplicate=False)],
+        "modules": _modules(model),
         "calls": calls,
     }
+
+
+def _modules(model: Any) -> list:
+    """[path, class] for every named_modules(remove_duplicate=False) entry, and [path, class,
+    first path] where that module object was met at an earlier path (`self.b = self.a`)."""
+    first: dict[int, str] = {}
+    out = []
+    for path, m in model.named_modules(remove_duplicate=False):
+        entry = [path, _qualified(m)]
+        if first.setdefault(id(m), path) != path:
+            entry.append(first[id(m)])
+        out.append(entry)
+    return out
 
 
 def _export_keeping_calls(model: Any, args: tuple, **options: Any) -> Any:
@@ -123,7 +136,9 @@ def _export_keeping_calls(model: Any, args: tuple, **options: Any) -> Any:
     inside torch.cond's branches), the plain export, and the notes alone place those calls."""
     import torch
 
-    names = tuple(name for name, _ in model.named_modules() if name)
+    # every path of a module object at several paths (`self.b = self.a`): export names a call by
+    # the path it was made through
+    names = tuple(name for name, _ in model.named_modules(remove_duplicate=False) if name)
     try:
         return torch.export.export(model, args, preserve_module_call_signature=names, **options)
     except Exception as e:  # noqa: BLE001 - any refusal: export as torch.export would

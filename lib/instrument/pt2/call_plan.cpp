@@ -288,6 +288,14 @@ void take_signatures(CallPlan& plan, const Program& program, const ModuleTree& t
   }
 }
 
+// Each call under the path torchinfo's hooks report it by (ModuleTree::hooked_path): one module
+// object at several paths is one module to them, where the graph names a call by the path it was
+// made through.
+CallPlan hooked_paths(CallPlan plan, const ModuleTree& tree) {
+  for (PlannedCall& call : plan.calls) call.module = tree.hooked_path(call.module);
+  return plan;
+}
+
 }  // namespace
 
 std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argument>& told,
@@ -315,14 +323,17 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree, const Export
   }
   CallPlan noted = with_noted_calls(std::move(plan), program, tree, *notes);
   mark_untold_gradients(noted, program, tree);
-  return noted;
+  return hooked_paths(std::move(noted), tree);
 }
 
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
                        const std::vector<StackEntry>& base, const ModuleTree& tree) {
-  return plan_nodes(graph.nodes, attributes, {}, base, tree, [&](FlowPass& flow) {
-    for (const Argument& out : graph.outputs) flow.graph_output(out, false);
-  });
+  return hooked_paths(plan_nodes(graph.nodes, attributes, {}, base, tree,
+                                 [&](FlowPass& flow) {
+                                   for (const Argument& out : graph.outputs)
+                                     flow.graph_output(out, false);
+                                 }),
+                      tree);
 }
 
 }  // namespace modrec::pt2

@@ -161,9 +161,9 @@ class NotedPlan {
     for (const InputSpec& in : program.inputs)
       if (in.kind == InputSpec::Kind::user_input) root_inputs_.push_back(in.value);
     visit_nodes(program.nodes, [&](const Node& node) {
-      for (const StackEntry& entry : node.module_stack) ran_nodes_.insert(entry.path);
+      for (const StackEntry& entry : node.module_stack)
+        if (const int m = tree.find(entry.path); m >= 0) ran_nodes_.insert(tree.object_of(m));
     });
-    number_calls();
     align();
     order_eager_events();
     for (size_t i = 0; i < program.nodes.size(); ++i)
@@ -204,12 +204,17 @@ class NotedPlan {
 
  private:
   // Each eager call's key among the archive's signatures: "c" for module c's first call, "c@1"
-  // for its second (as torch.export counts them).
+  // for its second (as torch.export counts them, by the path each call was made through: the
+  // graph's call's). A call without nodes of a module object at several paths has none: which
+  // path eager forward took is not told.
   void number_calls() {
     std::map<std::string, int> seen;
-    for (const NotedCall& call : calls_) {
-      const int n = seen[call.path]++;
-      keys_.push_back(n == 0 ? call.path : call.path + "@" + std::to_string(n));
+    for (size_t e = 0; e < calls_.size(); ++e) {
+      const int m = match_[e] >= 0 ? plan_.calls[match_[e]].module : tree_.find(calls_[e].path);
+      const std::string& path = tree_.modules[m].path;
+      const bool told = match_[e] >= 0 || tree_.hooked_path(m) == tree_.object_of(m);
+      const int n = seen[path]++;
+      keys_.push_back(!told ? "" : n == 0 ? path : path + "@" + std::to_string(n));
     }
   }
 
@@ -218,8 +223,8 @@ class NotedPlan {
   Side side_of(size_t e, bool inputs, const std::vector<std::string>& graph_names) const {
     std::vector<NotedTensor> tensors =
         inputs ? tensors_of(calls_[e].args) : noted_tensors(calls_[e].output);
-    const auto sig =
-        e == 0 ? program_.call_signatures.end() : program_.call_signatures.find(keys_[e]);
+    const auto sig = e == 0 || keys_[e].empty() ? program_.call_signatures.end()
+                                                : program_.call_signatures.find(keys_[e]);
     if (sig != program_.call_signatures.end())
       if (auto told = signature_side(tensors, inputs ? &sig->second.inputs : &sig->second.outputs,
                                      program_))
@@ -233,11 +238,13 @@ class NotedPlan {
     match_[0] = 0;
     size_t p = 1;
     for (size_t e = 1; e < calls_.size(); ++e) {
+      // eager hooks name a module object by its first path, the graph a call by the path it
+      // was made through (`self.b(x)` of `self.b = self.a`)
       const int m = tree_.find(calls_[e].path);
       if (m <= 0) throw NotesError("a call of " + calls_[e].path + ", a module the program lacks");
-      if (p < plan_.calls.size() && plan_.calls[p].module == m)
+      if (p < plan_.calls.size() && tree_.object_of(plan_.calls[p].module) == tree_.object_of(m))
         match_[e] = static_cast<int>(p++);
-      else if (ran_nodes_.count(calls_[e].path))
+      else if (ran_nodes_.count(tree_.object_of(m)))
         throw NotesError("the call of " + calls_[e].path +
                          " runs operators the program does not show as its own call");
     }
@@ -247,6 +254,7 @@ class NotedPlan {
     for (size_t e = 1; e < calls_.size(); ++e)
       if (match_[e] > 0 && match_[calls_[e].parent] != plan_.calls[match_[e]].parent)
         throw NotesError("the call of " + calls_[e].path + " is inside another call in the graph");
+    number_calls();
     in_.resize(calls_.size());
     out_.resize(calls_.size());
     for (size_t e = 0; e < calls_.size(); ++e) {
@@ -413,9 +421,10 @@ class NotedPlan {
   std::vector<Step> events_;  // the eager calls' starts and ends
   std::map<int, size_t> enter_at_, leave_at_;
   std::map<std::string, int> made_by_;  // value -> the node making it
-  // Modules some node ran in, a higher-order operator's subgraph's included (such a call, in a
-  // torch.cond branch, has no call of its own in the program's plan: not one without operators).
-  std::set<std::string> ran_nodes_;
+  // Module objects some node ran in, a higher-order operator's subgraph's included (such a call,
+  // in a torch.cond branch, has no call of its own in the program's plan: not one without
+  // operators).
+  std::set<int> ran_nodes_;
 };
 
 void warn_unplaced(const std::map<int, std::string>& unplaced, const ExportNotes& notes) {

@@ -171,3 +171,21 @@ TEST_CASE("results take the notes' structure: a tuple holding None, the root's d
   CHECK(plan.calls[0].out_spec->keys == std::vector<std::string>{"logits"});
   CHECK(plan.calls[0].outputs == std::vector<std::string>{"relu"});
 }
+
+TEST_CASE("one module object at several paths: its calls matched by object, named as hooked") {
+  Net n = net();
+  // act is stem (`self.act = self.stem`): eager hooks name both calls by the first path, the
+  // graph each by the path it was made through, torchinfo's hooks by the last.
+  n.tree.modules[3].same_as = 1;
+  n.notes.calls[3].path = "stem";
+  // export's signatures are keyed by the path a call was made through: act's is the second
+  // call's, and a stem@1 (which export never writes here) is not taken for it
+  n.program.call_signatures["act"] = {{tensor_arg("linear")}, {tensor_arg("relu")}};
+  n.program.call_signatures["stem@1"] = {{tensor_arg("x")}, {tensor_arg("relu")}};
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  REQUIRE(plan.calls.size() == 4);
+  CHECK(plan.calls[1].module == 3);
+  CHECK(plan.calls[3].module == 3);
+  CHECK(plan.calls[2].module == 2);  // skip, placed as before
+  CHECK(plan.calls[3].inputs == std::vector<std::string>{"linear"});
+}

@@ -40,7 +40,10 @@ struct NotedCall {
 
 struct ExportNotes {
   std::map<std::string, std::string> types;  // module path -> qualified class
-  std::vector<NotedCall> calls;              // in the order they start; calls[0] is the root's
+  // A path whose module object named_modules(remove_duplicate=False) met at an earlier path ->
+  // that object's first path (`self.b = self.a`: "b" -> "a").
+  std::map<std::string, std::string> same_as;
+  std::vector<NotedCall> calls;  // in the order they start; calls[0] is the root's
 };
 
 struct NotesError : std::runtime_error {

@@ -39,6 +39,15 @@ TEST_CASE("the notes' classes, calls, arguments and results") {
   CHECK(noted_tensors(notes.calls[1].args[1]).empty());
 }
 
+TEST_CASE("a path whose module object is another's names that object's first path") {
+  const ExportNotes notes = parse_export_notes(replaced(
+      kSound, R"(["0", "torch.nn.modules.linear.Identity"]])",
+      R"(["0", "torch.nn.modules.linear.Identity"], ["1", "torch.nn.modules.linear.Identity", "0"]])"));
+  CHECK(notes.types.at("1") == "torch.nn.modules.linear.Identity");
+  CHECK(notes.same_as == std::map<std::string, std::string>{{"1", "0"}});
+  CHECK(parse_export_notes(kSound).same_as.empty());
+}
+
 TEST_CASE("damaged, foreign or inconsistent notes are refused with what is wrong") {
   const auto refusal = [](const std::string& text) {
     try {

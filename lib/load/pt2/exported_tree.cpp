@@ -117,6 +117,15 @@ std::vector<std::string> module_paths(const Program& program) {
   return paths;
 }
 
+// The paths modrec.export's notes name as another's module object (the program does not tell).
+void add_same_objects(const std::map<std::string, std::string>& same_as, ModuleTree& tree) {
+  for (const auto& [path, first] : same_as) {
+    const int m = tree.find(path), object = tree.find(first);
+    if (m > 0 && object > 0 && object < m && tree.modules[object].same_as < 0)
+      tree.modules[m].same_as = object;
+  }
+}
+
 }  // namespace
 
 ModuleTree exported_tree(const ExportedArchive& archive) {
@@ -133,6 +142,7 @@ ModuleTree exported_tree(const ExportedArchive& archive) {
   }
   add_params(archive, tree);
   add_kernels(archive.program, tree);
+  if (archive.notes) add_same_objects(archive.notes->same_as, tree);
   return tree;
 }
 
