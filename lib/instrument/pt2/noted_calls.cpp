@@ -164,6 +164,9 @@ class NotedPlan {
       for (const StackEntry& entry : node.module_stack)
         if (const int m = tree.find(entry.path); m >= 0) ran_nodes_.insert(tree.object_of(m));
     });
+    for (const Node& node : program.nodes)
+      for (const StackEntry& entry : node.module_stack)
+        if (const int m = tree.find(entry.path); m >= 0) ran_top_.insert(tree.object_of(m));
     align();
     order_eager_events();
     for (size_t i = 0; i < program.nodes.size(); ++i)
@@ -176,12 +179,12 @@ class NotedPlan {
   CallPlan merged(std::map<int, std::string>& unplaced) {
     std::vector<PlannedCall> calls(calls_.size());
     for (size_t e = 0; e < calls_.size(); ++e) try {
-        calls[e] = planned(e);
+        if (!in_subgraph_.count(static_cast<int>(e))) calls[e] = planned(e);
       } catch (const NotesError& why) {
         if (match_[e] >= 0) throw;
         unplaced[static_cast<int>(e)] = why.what();
       }
-    std::set<int> left_out;
+    std::set<int> left_out = in_subgraph_;
     const std::vector<Step> order = steps(calls, unplaced, left_out);
     std::vector<int> number(calls_.size(), -1);
     CallPlan out;
@@ -242,11 +245,19 @@ class NotedPlan {
       // was made through (`self.b(x)` of `self.b = self.a`)
       const int m = tree_.find(calls_[e].path);
       if (m <= 0) throw NotesError("a call of " + calls_[e].path + ", a module the program lacks");
-      if (p < plan_.calls.size() && tree_.object_of(plan_.calls[p].module) == tree_.object_of(m))
+      const int object = tree_.object_of(m);
+      if (in_subgraph_.count(calls_[e].parent)) {
+        in_subgraph_.insert(static_cast<int>(e));
+      } else if (p < plan_.calls.size() && tree_.object_of(plan_.calls[p].module) == object) {
         match_[e] = static_cast<int>(p++);
-      else if (ran_nodes_.count(tree_.object_of(m)))
+      } else if (ran_nodes_.count(object) && !ran_top_.count(object)) {
+        // made by a higher-order operator's subgraph (a strict export's torch.cond branch, a
+        // module inside a no_grad block): planned from its nodes' stacks when the subgraph runs
+        in_subgraph_.insert(static_cast<int>(e));
+      } else if (ran_nodes_.count(object)) {
         throw NotesError("the call of " + calls_[e].path +
                          " runs operators the program does not show as its own call");
+      }
     }
     if (p != plan_.calls.size())
       throw NotesError("the graph's call of " + tree_.modules[plan_.calls[p].module].path +
@@ -425,6 +436,8 @@ class NotedPlan {
   // in a torch.cond branch, has no call of its own in the program's plan: not one without
   // operators).
   std::set<int> ran_nodes_;
+  std::set<int> ran_top_;      // module objects some node of the top graph ran in
+  std::set<int> in_subgraph_;  // eager calls a subgraph makes (and the calls inside them)
 };
 
 void warn_unplaced(const std::map<int, std::string>& unplaced, const ExportNotes& notes) {
