@@ -169,27 +169,26 @@ class CondWithNotes(RecordComparison):
             self.assertNotIn("modrec-notes", err)
         self.compare("CondNet", [x], model=path, weights=path)
 
-    def test_the_branch_calls_fall_back_alone(self):
-        # torch.cond's branches in a non-strict export: export refuses the signatures there
-        # (modrec.export warns and exports without them), and the branch modules' calls, whose
-        # values are inside the branch's subgraph, cannot be placed: they are left out alone,
-        # named in one warning, and the rest of the notes stand (they were all dropped). The
-        # taken branch's rows are not shown yet: docs/export-notes.md says what torch 2.14
-        # writes in the branches and the means weighed.
+    def test_a_non_strict_exports_taken_branch_is_torchinfos_and_eager_hooks(self):
+        # torch.cond's branches in a non-strict export have no module stacks and export refuses
+        # the signatures there (modrec.export warns and exports without): modrec.export lends
+        # the branches a strict export's stacks (docs/export-notes.md), and the branch that runs
+        # has its rows, whichever it is; the other's modules are never called.
         out = tempfile.mkdtemp(prefix="pt2-cond-")
         self.addCleanup(shutil.rmtree, out, True)
         path = os.path.join(out, "CondNet.notes.pt2")
+        args = models.example_inputs("CondNet")
         with self.assertWarnsRegex(UserWarning, "signatures are not kept"):
-            modrec.export(models.build("CondNet"), models.example_inputs("CondNet"), path)
-        x = save(out, "x", models.example_inputs("CondNet")[0])
-        table, err = run("summary", path, "--input", x, "--depth", "3")
-        self.assertIn("4 call(s) of modrec.export's notes that run no operator cannot be placed "
-                      "in the program's graph, and are not shown (br, br.0, br.1, br.2)", err)
-        self.assertNotIn("do not match", err)
-        want = torchinfo_table("CondNet", path, "--input", x, "--depth", "3")
-        totals = re.compile(r"^(?:Total|Trainable) params.*$", re.M)
-        self.assertEqual(totals.findall(table), totals.findall(want))
-
+            modrec.export(models.build("CondNet"), args, path)
+        for tag, x in (("false", args[0]), ("true", -args[0])):  # the example takes `br`
+            x = save(out, tag, x)
+            for depth in ("1", "3"):
+                summary = ("--input", x, "--columns", ALL_COLUMNS, "--depth", depth)
+                table, err = run("summary", path, *summary)
+                self.assertEqual(table, torchinfo_table("CondNet", path, *summary), (tag, depth))
+                self.assertNotIn("modrec-notes", err)
+                self.assertNotIn("cannot be placed", err)
+            self.compare("CondNet", [x], model=path, weights=path)
 
 if __name__ == "__main__":
     main()

@@ -20,7 +20,10 @@ NOTES_VERSION = 1
 
 
 def _qualified(obj: Any) -> str:
-    cls = type(obj)
+    return _qualified_class(type(obj))
+
+
+def _qualified_class(cls: Any) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
@@ -129,6 +132,53 @@ def _modules(model: Any) -> list:
     return out
 
 
+def _subgraphs(module: Any) -> list:
+    """The top graph's nodes that run subgraphs (torch.cond, while_loop, map): [(node name,
+    [subgraph's call_function nodes, ...])], subgraphs in their order among the node's arguments."""
+    import torch
+
+    out = []
+    for node in module.graph.nodes:
+        graphs = [getattr(module, a.target) for a in node.args
+                  if isinstance(a, torch.fx.Node) and a.op == "get_attr"]
+        graphs = [[n for n in g.graph.nodes if n.op == "call_function"]
+                  for g in graphs if isinstance(g, torch.fx.GraphModule)]
+        if graphs:
+            out.append((node.name, graphs))
+    return out
+
+
+def _stack_text(node: Any) -> str:
+    """A node's nn_module_stack as the archive writes it: "key,path,type;..." outermost first."""
+    return ";".join(f"{key},{path},{kind if isinstance(kind, str) else _qualified_class(kind)}"
+                    for key, (path, kind) in (node.meta.get("nn_module_stack") or {}).items())
+
+
+def _subgraph_stacks(model: Any, args: tuple, program: Any, **options: Any) -> dict:
+    """Non-strict export writes no module stack in torch.cond's (while_loop's, map's) subgraphs,
+    where strict export does: a strict export of the same arguments, made on the side, lends
+    its stacks, {node name: [{subgraph node name: stack text} per subgraph]}, when its subgraphs
+    run the same operators in the same order; {} when none is missing or it cannot."""
+    import torch
+
+    mine = _subgraphs(program.graph_module)
+    if all(n.meta.get("nn_module_stack") for _, graphs in mine for g in graphs for n in g):
+        return {}
+    try:
+        strict = _subgraphs(torch.export.export(model, args, strict=True, **options).graph_module)
+    except Exception:  # noqa: BLE001 - a model strict export cannot trace: the stacks stay untold
+        return {}
+    if [len(gs) for _, gs in mine] != [len(gs) for _, gs in strict]:
+        return {}
+    stacks = {}
+    for (name, graphs), (_, lent) in zip(mine, strict):
+        for g, s in zip(graphs, lent):
+            if [n.target for n in g] != [n.target for n in s]:
+                return {}
+        stacks[name] = [{n.name: _stack_text(t) for n, t in zip(g, s)} for g, s in zip(graphs, lent)]
+    return stacks
+
+
 def _export_keeping_calls(model: Any, args: tuple, **options: Any) -> Any:
     """torch.export.export keeping every submodule call's signature (which graph values its
     arguments and result are: the archive's module_call_graph), which places the calls that run
@@ -158,6 +208,10 @@ def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
     args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
     program = _export_keeping_calls(model, args, kwargs=kwargs, dynamic_shapes=dynamic_shapes,
                                     strict=strict)
-    text = json.dumps(notes(model, args, kwargs), separators=(",", ":"))
+    noted = notes(model, args, kwargs)
+    if not strict:
+        noted["subgraph_stacks"] = _subgraph_stacks(model, args, program, kwargs=kwargs,
+                                                    dynamic_shapes=dynamic_shapes)
+    text = json.dumps(noted, separators=(",", ":"))
     torch.export.save(program, path, extra_files={NOTES_FILE: text})
     return program

@@ -189,3 +189,15 @@ TEST_CASE("a ModelOutput result is a dict of its keys; None holds no output") {
   CHECK(p.out_spec->children[1].type == TreeSpec::Type::none);
   CHECK(leaf_count(*p.out_spec) == 1);
 }
+
+TEST_CASE("a module stack's entries, strict export's _export_root wrapper left out") {
+  const auto stack =
+      pt2::parse_module_stack("L__self__,,m.Net;7,_export_root,m.Net;8,_export_root.br.0,Linear");
+  REQUIRE(stack.size() == 2);
+  CHECK(stack[0].key == "L__self__");
+  CHECK(stack[0].path.empty());
+  CHECK(stack[1].key == "8");
+  CHECK(stack[1].path == "br.0");
+  CHECK(stack[1].type == "Linear");
+  CHECK(pt2::parse_module_stack("").empty());
+}
