@@ -641,6 +641,45 @@ class WeightNormNet(nn.Module):
         return self.proj(x + self.act(self.pos_conv(x)))
 
 
+class ReparametrizedNet(nn.Module):
+    """Weights computed by parametrizations: a convolution with weight_norm (wav2vec2's positional
+    convolution: dim=2), a Linear with spectral_norm, a Linear with a parametrization of its own.
+    torchinfo counts the ParametrizationLists' originals; a parametrization's call takes them as
+    arguments (weight_norm's _WeightNorm(g, v))."""
+
+    class Symmetric(nn.Module):
+        def forward(self, w: Tensor) -> Tensor:
+            return w.triu() + w.triu(1).transpose(0, 1)
+
+    def __init__(self) -> None:
+        super().__init__()
+        P = nn.utils.parametrizations
+        self.conv = P.weight_norm(nn.Conv1d(4, 8, 3, padding=1), dim=2)
+        self.fc = P.spectral_norm(nn.Linear(8, 8))
+        self.sym = nn.Linear(8, 8)
+        nn.utils.parametrize.register_parametrization(self.sym, "weight", self.Symmetric())
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.sym(self.fc(self.conv(x).mean(-1)))
+
+
+class SharedModuleNet(nn.Module):
+    """One module object at several paths: `b` is `a` (called through both names), and a block
+    inside two parents. named_modules() names each object once (its first path), torchinfo's hooks
+    by its last; a TorchScript file and a plain .pt2 keep a module per path."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = self.a
+        block = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+        self.p1 = nn.Sequential(block, nn.Linear(4, 4))
+        self.p2 = nn.Sequential(nn.Tanh(), block)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.p2(self.p1(self.b(self.a(x))))
+
+
 class HFDecoder(nn.Module):
     """A random-weight Hugging Face decoder LLM (transformers 5) returning its logits, tiny unless
     `sizes` override its config: its rotary embedding runs under @torch.no_grad() (export:
@@ -875,6 +914,8 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     "CondNet": (_seeded(CondNet), _randn(3, 4)),
     "WhileLoopNet": (_seeded(WhileLoopNet), _randn(3, 4)),
     "MapNet": (_seeded(MapNet), _randn(2, 3, 4)),
+    "ReparametrizedNet": (_seeded(ReparametrizedNet), _randn(2, 4, 10)),
+    "SharedModuleNet": (_seeded(SharedModuleNet), _randn(3, 4)),
     **{arch: (_hf_decoder(arch), _tokens_of(1, 8)) for arch in ("Llama", "Mistral", "Gemma",
                                                                 "GPTNeoX")},
     "T5": (_seeded(HFSeq2Seq), _tokens_of(1, 5)),

@@ -23,6 +23,7 @@ from test_graph import GraphCase
 from test_record_oracle import CAPTURES, RecordComparison, load_pt
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import models  # noqa: E402
 import oracle  # noqa: E402
 
 # modrec.export from the source tree: pure Python, it needs no build (tests/test_wheel.py runs the
@@ -556,36 +557,20 @@ class TiedEmbeddings(torch.nn.Module):
         return self.encoder(ids) + self.decoder(ids)
 
 
-class Reparametrized(torch.nn.Module):
-    """Weights computed by parametrizations: a convolution with weight_norm (wav2vec2's positional
-    convolution: dim=2), a Linear with spectral_norm, a Linear with a parametrization of its own."""
-
-    class Symmetric(torch.nn.Module):
-        def forward(self, w):
-            return w.triu() + w.triu(1).transpose(0, 1)
-
-    def __init__(self):
-        super().__init__()
-        P = torch.nn.utils.parametrizations
-        self.conv = P.weight_norm(torch.nn.Conv1d(4, 8, 3, padding=1), dim=2)
-        self.fc = P.spectral_norm(torch.nn.Linear(8, 8))
-        self.sym = torch.nn.Linear(8, 8)
-        torch.nn.utils.parametrize.register_parametrization(self.sym, "weight", self.Symmetric())
-
-    def forward(self, x):
-        return self.sym(self.fc(self.conv(x).mean(-1)))
-
-
-class WeightsAsTorchinfoCountsThem(unittest.TestCase):
+class WeightsAsTorchinfoCountsThem(RecordComparison):
     """Tied weights and parametrizations: Param #, Param %, Trainable and the totals are
-    torchinfo's, in .pt2 archives (plain and with modrec.export's notes) and TorchScript files."""
+    torchinfo's, in .pt2 archives (plain and with modrec.export's notes) and TorchScript files;
+    in archives every column is, a parametrization's captures are eager hooks'."""
 
+    ALL_COLUMNS = "input_size,output_size,num_params,params_percent,kernel_size,mult_adds,trainable"
+    # A traced file keeps neither a parametrized convolution's kernel_size nor the order of a
+    # parametrization's arguments (docs/summary.md): its Kernel and Input Shape are left out.
     COLUMNS = "output_size,num_params,params_percent,mult_adds,trainable"
 
     @classmethod
     def setUpClass(cls):
         torch.manual_seed(0)
-        cls.models = {"tied": TiedEmbeddings().eval(), "reparametrized": Reparametrized().eval()}
+        cls.models = {"tied": TiedEmbeddings().eval(), "reparametrized": models.build("ReparametrizedNet")}
         cls.inputs = {"tied": torch.randint(0, 50, (2, 5)), "reparametrized": torch.randn(2, 4, 10)}
         cls.files = {}
         for name, model in cls.models.items():
@@ -599,10 +584,11 @@ class WeightsAsTorchinfoCountsThem(unittest.TestCase):
             (torch.jit.script(model) if name == "tied" else torch.jit.trace(model, (x,))).save(script)
             cls.files[name] = (plain, noted, script)
 
-    def torchinfo(self, name, depth, with_input=True):
+    def torchinfo(self, name, depth, columns):
         import torchinfo
-        columns = self.COLUMNS.split(",") if with_input else ["num_params", "params_percent"]
-        table = torchinfo.summary(self.models[name], depth=depth, verbose=0, col_names=columns,
+        with_input = "output_size" in columns
+        table = torchinfo.summary(self.models[name], depth=depth, verbose=0,
+                                  col_names=columns.split(","),
                                   input_data=[self.inputs[name]] if with_input else None)
         return str(table).replace("(Units.MEGABYTES)", "(M)") + "\n"
 
@@ -610,15 +596,24 @@ class WeightsAsTorchinfoCountsThem(unittest.TestCase):
         for name, files in self.files.items():
             x = os.path.join(OUT, name + ".input.pt")
             for path in files:
+                columns = self.ALL_COLUMNS if path.endswith(".pt2") else self.COLUMNS
                 for depth in (1, 3, 99):
                     with self.subTest(path=path, depth=depth):
-                        mine = run("summary", path, "--input", x, "--columns", self.COLUMNS,
+                        mine = run("summary", path, "--input", x, "--columns", columns,
                                    "--depth", depth)[0]
-                        want = self.torchinfo(name, depth)
+                        want = self.torchinfo(name, depth, columns)
                         if path.endswith(".pt2") and not path.endswith(".notes.pt2"):
                             # a container never called has no class in a plain archive
                             want = re.sub(r"ModuleDict: (\S+)", r"Module: \1    ", want)
                         self.assertEqual(mine, want)
+
+    def test_a_parametrizations_captures_are_eager_hooks(self):
+        # _WeightNorm(g, v) is given its ParametrizationList's parameters: its input (in plain
+        # archives too, in named_parameters() order) and their gradients.
+        x = os.path.join(OUT, "reparametrized.input.pt")
+        for path in self.files["reparametrized"][:2]:
+            with self.subTest(path):
+                self.compare("ReparametrizedNet", [x], model=path, weights=path)
 
     def test_a_tied_weight_counts_once(self):
         # torchinfo on T5 (transformers 5): 54,208 parameters where each name's count sums to
@@ -641,11 +636,12 @@ class WeightsAsTorchinfoCountsThem(unittest.TestCase):
             torch.testing.assert_close(got, model.shared.weight.grad, msg=label)
 
     def test_tables_without_an_input(self):
-        # every module, `shared` included (TorchScript's is the static call order: no `shared`)
+        # every module, `shared` included (TorchScript's is the static call order: no `shared`);
+        # a parametrized convolution's kernel from its computed weight's shape in the program
+        columns = "num_params,params_percent,kernel_size,trainable"
         for name in self.files:
-            mine = table_without_input(self.files[name][1], "--columns", "num_params,params_percent",
-                                       "--depth", "99")
-            self.assertEqual(mine, self.torchinfo(name, 99, with_input=False), name)
+            mine = table_without_input(self.files[name][1], "--columns", columns, "--depth", "99")
+            self.assertEqual(mine, self.torchinfo(name, 99, columns), name)
 
 
 class StaticInputSizes(unittest.TestCase):

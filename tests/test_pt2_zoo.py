@@ -138,27 +138,82 @@ class Zoo(RecordComparison):
                     self.assertRegex(out, re.escape(row) + r" +" + re.escape(want) + r"\n")
 
 
-class CondWithNotes(unittest.TestCase):
-    def test_the_branch_calls_fall_back_alone(self):
-        # torch.cond's branches in a non-strict export: export refuses the signatures there
-        # (modrec.export warns and exports without them), and the branch modules' calls, whose
-        # values are inside the branch's subgraph, cannot be placed: they are left out alone,
-        # named in one warning, and the rest of the notes stand (they were all dropped). The
-        # taken branch's rows are not shown yet (issue 48).
+class OneModuleAtSeveralPaths(RecordComparison):
+    """models.py's SharedModuleNet (`self.b = self.a`, a block inside two parents) exported by
+    modrec.export, whose notes say which paths are one module object (the program, as a
+    TorchScript file, keeps a module per path: docs/export-notes.md): torchinfo's rows, recursive
+    marks, counts and labels, and eager hooks' captures, each call named by the path torchinfo's
+    hooks report (the object's last)."""
+    NAME = "SharedModuleNet"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = tempfile.mkdtemp(prefix="pt2-shared-")
+        cls.noted = os.path.join(cls.out, cls.NAME + ".notes.pt2")
+        args = models.example_inputs(cls.NAME)
+        modrec.export(models.build(cls.NAME), args, cls.noted)
+        cls.input = save(cls.out, "x", args[0])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, True)
+
+    def test_tables_are_torchinfos(self):
+        import torchinfo
+        for depth in ("1", "3", "99"):
+            with self.subTest(depth=depth):
+                args = ("--input", self.input, "--columns", ALL_COLUMNS, "--depth", depth)
+                out, err = run("summary", self.noted, *args)
+                self.assertEqual(out, torchinfo_table(self.NAME, self.noted, *args))
+                self.assertEqual(err, "")
+                columns = "num_params,params_percent,kernel_size,trainable"
+                out = run("summary", self.noted, "--columns", columns, "--depth", depth)[0]
+                want = torchinfo.summary(models.build(self.NAME), col_names=columns.split(","),
+                                         depth=int(depth), verbose=0)
+                self.assertEqual(out.partition("\nForward signature: forward(")[0], f"{want}\n")
+
+    def test_captures_equal_eager_hooks(self):
+        manifest = self.compare(self.NAME, [self.input], model=self.noted, weights=self.noted)
+        self.assertEqual([l["path"] for l in manifest["layers"]][1:3], ["b", "b"])
+
+
+class CondWithNotes(RecordComparison):
+    def test_a_strict_exports_taken_branch_is_torchinfos_and_eager_hooks(self):
+        # Strict export writes the branch nodes' module stacks: the notes' calls inside the
+        # branch are left to the branch, planned when it runs (they dropped all the notes).
+        out = tempfile.mkdtemp(prefix="pt2-cond-")
+        self.addCleanup(shutil.rmtree, out, True)
+        path = os.path.join(out, "CondNet.strict.notes.pt2")
+        args = models.example_inputs("CondNet")
+        modrec.export(models.build("CondNet"), args, path, strict=True)
+        x = save(out, "x", args[0])
+        for depth in ("1", "3"):
+            summary = ("--input", x, "--columns", ALL_COLUMNS, "--depth", depth)
+            table, err = run("summary", path, *summary)
+            self.assertEqual(table, torchinfo_table("CondNet", path, *summary), depth)
+            self.assertNotIn("modrec-notes", err)
+        self.compare("CondNet", [x], model=path, weights=path)
+
+    def test_a_non_strict_exports_taken_branch_is_torchinfos_and_eager_hooks(self):
+        # torch.cond's branches in a non-strict export have no module stacks and export refuses
+        # the signatures there (modrec.export warns and exports without): modrec.export lends
+        # the branches a strict export's stacks (docs/export-notes.md), and the branch that runs
+        # has its rows, whichever it is; the other's modules are never called.
         out = tempfile.mkdtemp(prefix="pt2-cond-")
         self.addCleanup(shutil.rmtree, out, True)
         path = os.path.join(out, "CondNet.notes.pt2")
+        args = models.example_inputs("CondNet")
         with self.assertWarnsRegex(UserWarning, "signatures are not kept"):
-            modrec.export(models.build("CondNet"), models.example_inputs("CondNet"), path)
-        x = save(out, "x", models.example_inputs("CondNet")[0])
-        table, err = run("summary", path, "--input", x, "--depth", "3")
-        self.assertIn("4 call(s) of modrec.export's notes that run no operator cannot be placed "
-                      "in the program's graph, and are not shown (br, br.0, br.1, br.2)", err)
-        self.assertNotIn("do not match", err)
-        want = torchinfo_table("CondNet", path, "--input", x, "--depth", "3")
-        totals = re.compile(r"^(?:Total|Trainable) params.*$", re.M)
-        self.assertEqual(totals.findall(table), totals.findall(want))
-
+            modrec.export(models.build("CondNet"), args, path)
+        for tag, x in (("false", args[0]), ("true", -args[0])):  # the example takes `br`
+            x = save(out, tag, x)
+            for depth in ("1", "3"):
+                summary = ("--input", x, "--columns", ALL_COLUMNS, "--depth", depth)
+                table, err = run("summary", path, *summary)
+                self.assertEqual(table, torchinfo_table("CondNet", path, *summary), (tag, depth))
+                self.assertNotIn("modrec-notes", err)
+                self.assertNotIn("cannot be placed", err)
+            self.compare("CondNet", [x], model=path, weights=path)
 
 if __name__ == "__main__":
     main()

@@ -8,7 +8,7 @@ const std::string& CallLabeler::add(int module) {
   const int call = static_cast<int>(labels_.size());
   labels_.emplace_back();
   rows_.add_call(tree_, module, call);
-  walk_.note_call(module);
+  walk_.note_call(tree_.object_of(module));
   walk_.walk(tree_, rows_);
   for (; numbered_ < rows_.list.size(); ++numbered_) {
     const LayerRow& row = rows_.objects[rows_.list[numbered_]];

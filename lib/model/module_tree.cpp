@@ -6,7 +6,8 @@
 namespace modrec {
 
 std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight) {
-  if (type.rfind("Conv", 0) != 0 || weight.size() < 3) return std::nullopt;
+  const bool conv = type.starts_with("Conv") || type.starts_with("ParametrizedConv");
+  if (!conv || weight.size() < 3) return std::nullopt;
   return Kernel{{weight.begin() + 2, weight.end()}, false};
 }
 
@@ -17,6 +18,13 @@ std::optional<Kernel> pool_kernel(const std::string& type, const Shape& kernel_s
   if (std::all_of(kernel_size.begin(), kernel_size.end(), [&](int64_t d) { return d == first; }))
     return Kernel{{first}, true};
   return Kernel{kernel_size, false};
+}
+
+int ModuleTree::hooked_path(int m) const {
+  const int object = object_of(m);
+  for (int i = static_cast<int>(modules.size()) - 1; i > object; --i)
+    if (modules[i].same_as == object) return i;
+  return object;
 }
 
 int ModuleTree::find(const std::string& path) const {

@@ -38,11 +38,17 @@ struct Module {
   std::vector<int> children;   // indices, definition order
   std::vector<Param> params;   // direct parameters only, definition order
   std::optional<Kernel> kernel;
+  // One module object at several paths (`self.b = self.a`, a block inside two parents), each
+  // listed by named_modules(remove_duplicate=False): the index of its first path, -1 at that
+  // first path or for a module at one path. Known only where modrec.export's notes tell it.
+  int same_as = -1;
 };
 
 // A convolution's kernel_size from its weight's shape ([out, in/groups, *kernel], transposed
 // [in, out/groups, *kernel]): all that a traced module or a torch.export archive keeps of it.
-// nullopt unless `type` (the class name) starts with "Conv" and the weight has kernel dims.
+// nullopt unless `type` (the class name) starts with "Conv" (or is torch.nn.utils.parametrize's
+// "ParametrizedConv2d"...: torchinfo reads the kernel_size it keeps) and the weight has kernel
+// dims.
 std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight);
 
 // A MaxPool/AvgPool/LPPool module's kernel_size from the list its call passes to the pooling
@@ -57,6 +63,11 @@ struct ModuleTree {
 
   // Index of the module with this path, or -1.
   int find(const std::string& path) const;
+  // The module object at index m, as the index of its first path: torchinfo's id(module).
+  int object_of(int m) const { return modules[m].same_as >= 0 ? modules[m].same_as : m; }
+  // The path torchinfo's hooks report a call of module m under: the last of its object's paths
+  // (torchinfo hooks each path in turn, and a later path's hooks replace an earlier one's).
+  int hooked_path(int m) const;
 };
 
 }  // namespace modrec

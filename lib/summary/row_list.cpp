@@ -53,17 +53,21 @@ LayerRow& RowList::add_call(const ModuleTree& tree, int module, int call) {
 // Ensures the fallback row of ancestor `module` stands before list[pos]; returns whether inserted.
 bool ContainerWalk::insert_if_missing(const ModuleTree& tree, int depth, int module, size_t pos,
                                       RowList& rows) {
+  // torchinfo compares module objects; the rows it inserts are each path's own (its LayerInfo of
+  // that place in the tree)
+  const int object = tree.object_of(module);
   auto it = current_.find(depth);
-  if (it != current_.end() && rows.objects[it->second].module == module) return false;
+  if (it != current_.end() && tree.object_of(rows.objects[it->second].module) == object)
+    return false;
   const int fb = fallback_row(tree, module, rows);
   // Python's list[-1] is the last row.
   const size_t before = pos == 0 ? rows.list.size() - 1 : pos - 1;
   if (rows.list[before] == fb) return false;
   LayerRow& row = rows.objects[fb];
   count_params(tree, row, false);
-  if (layer_ids_.count(module)) row.is_recursive = true;
+  if (layer_ids_.count(object)) row.is_recursive = true;
   rows.list.insert(rows.list.begin() + static_cast<long>(pos), fb);
-  layer_ids_.insert(module);
+  layer_ids_.insert(object);
   current_[depth] = fb;
   return true;
 }

@@ -46,10 +46,11 @@ struct RowList {
 // stop at the end of the list and resume when calls were appended.
 class ContainerWalk {
  public:
-  // `called`: the modules that have call rows; a container row of one is recursive.
+  // `called`: the module objects (ModuleTree::object_of) that have call rows; a container row of
+  // one is recursive.
   explicit ContainerWalk(std::set<int> called = {}) : layer_ids_(std::move(called)) {}
 
-  void note_call(int module) { layer_ids_.insert(module); }
+  void note_call(int object) { layer_ids_.insert(object); }
   // Visits the rows from where the last walk stopped to the end of the list.
   void walk(const ModuleTree& tree, RowList& rows);
 
@@ -57,7 +58,7 @@ class ContainerWalk {
   bool insert_if_missing(const ModuleTree& tree, int depth, int module, size_t pos, RowList& rows);
 
   std::map<int, int> current_;  // depth -> the row object last seen at that depth
-  std::set<int> layer_ids_;
+  std::set<int> layer_ids_;     // module objects with a row
   size_t next_ = 0;
 };
 

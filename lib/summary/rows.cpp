@@ -10,13 +10,13 @@ namespace modrec {
 
 namespace {
 
-// The forward pre-hooks: one row per call, recursive when its module already has a row.
+// The forward pre-hooks: one row per call, recursive when its module object already has a row.
 void add_call_rows(const ModuleTree& tree, const CallTrace& trace, RowList& rows) {
   std::set<int> seen;
   for (size_t i = 0; i < trace.calls.size(); ++i) {
     LayerRow& row = rows.add_call(tree, trace.calls[i].module, static_cast<int>(i));
     count_params(tree, row, tree.modules[row.module].parent < 0);
-    row.is_recursive = !seen.insert(row.module).second;
+    row.is_recursive = !seen.insert(tree.object_of(row.module)).second;
   }
 }
 
@@ -27,11 +27,12 @@ bool descends_from(const CallTrace& trace, int call, int ancestor) {
 
 // torchinfo's forward hook writes into the newest row of the module, which is the call's own
 // row unless the module was re-entered inside that call. A call's descendants follow it.
-int hook_target(const CallTrace& trace, int call) {
+int hook_target(const ModuleTree& tree, const CallTrace& trace, int call) {
+  const int object = tree.object_of(trace.calls[call].module);
   int target = call;
   for (int j = call + 1; j < static_cast<int>(trace.calls.size()) && descends_from(trace, j, call);
        ++j)
-    if (trace.calls[j].module == trace.calls[call].module) target = j;
+    if (tree.object_of(trace.calls[j].module) == object) target = j;
   return target;
 }
 
@@ -60,7 +61,7 @@ void apply_outputs(const ModuleTree& tree, const CallTrace& trace, RowList& rows
   for (int i : return_order(trace)) {
     const Call& call = trace.calls[i];
     if (!call.finished) continue;
-    LayerRow& row = rows.objects[hook_target(trace, i)];
+    LayerRow& row = rows.objects[hook_target(tree, trace, i)];
     row.inputs = call.inputs;
     row.outputs = call.outputs;
     row.output_bytes = call.outputs.elem_bytes * product(call.outputs.size);
@@ -121,7 +122,7 @@ std::vector<LayerRow> build_rows(const ModuleTree& tree, const CallTrace& trace)
   add_call_rows(tree, trace, rows);
   apply_outputs(tree, trace, rows);
   std::set<int> called;
-  for (const Call& call : trace.calls) called.insert(call.module);
+  for (const Call& call : trace.calls) called.insert(tree.object_of(call.module));
   ContainerWalk(std::move(called)).walk(tree, rows);
   number_rows(rows);
   std::vector<LayerRow> out = materialize(rows);

@@ -196,3 +196,79 @@ TEST_CASE("a weight tied between modules counts once in each row that holds it")
   // Without an input every module has a row: `shared` too, as torchinfo counts it.
   CHECK(summarize(b.tree, static_trace(b.tree), 12).totals.total_params == 3 * 800 + 2 * 272);
 }
+
+namespace {
+std::vector<bool> recursive(const std::vector<LayerRow>& rows) {
+  std::vector<bool> out;
+  for (const LayerRow& r : rows) out.push_back(r.is_recursive);
+  return out;
+}
+}  // namespace
+
+// scripts/models.py's SharedModuleNet: `b` is `a`, a block (Linear, ReLU) at p1.0 and p2.1.
+// torchinfo hooks each object under its last path (b, p2.1), compares objects as it inserts the
+// containers missing from the chain, and marks an object's later rows recursive (its table on
+// that model, with an input and without: 120 and 80 parameters).
+TEST_CASE("one module object at several paths is one module to torchinfo's rows") {
+  static const int tensors[3][2] = {};  // identities of a's, the block's, p1.1's weight and bias
+  const auto held = [](int i) {
+    std::vector<Param> params = linear(4, 4);
+    for (size_t k = 0; k < params.size(); ++k) params[k].tensor = &tensors[i][k];
+    return params;
+  };
+  TreeBuilder b("Net");
+  const int a = b.add(0, "a", "Linear", held(0));
+  const int b_ = b.add(0, "b", "Linear", held(0));
+  const int p1 = b.add(0, "p1", "Sequential");
+  const int block1 = b.add(p1, "0", "Sequential");
+  const int lin1 = b.add(block1, "0", "Linear", held(1));
+  const int relu1 = b.add(block1, "1", "ReLU");
+  const int p1_1 = b.add(p1, "1", "Linear", held(2));
+  const int p2 = b.add(0, "p2", "Sequential");
+  const int tanh = b.add(p2, "0", "Tanh");
+  const int block2 = b.add(p2, "1", "Sequential");
+  const int lin2 = b.add(block2, "0", "Linear", held(1));
+  const int relu2 = b.add(block2, "1", "ReLU");
+  b.tree.modules[b_].same_as = a;
+  b.tree.modules[block2].same_as = block1;
+  b.tree.modules[lin2].same_as = lin1;
+  b.tree.modules[relu2].same_as = relu1;
+  CHECK(b.tree.hooked_path(a) == b_);
+  CHECK(b.tree.hooked_path(relu2) == relu2);
+  CHECK(b.tree.hooked_path(p1_1) == p1_1);
+  CHECK(b.tree.object_of(lin2) == lin1);
+
+  TraceBuilder t;  // calls as a .pt2's are reported: under the hooked paths
+  t.enter(0, value({3, 4}));
+  t.leaf(b_, {3, 4}, {3, 4});
+  t.leaf(b_, {3, 4}, {3, 4});
+  t.enter(p1, value({3, 4}));
+  t.enter(block2, value({3, 4}));
+  t.leaf(lin2, {3, 4}, {3, 4});
+  t.leaf(relu2, {3, 4}, {3, 4});
+  t.exit(value({3, 4}));
+  t.leaf(p1_1, {3, 4}, {3, 4});
+  t.exit(value({3, 4}));
+  t.enter(p2, value({3, 4}));
+  t.leaf(tanh, {3, 4}, {3, 4});
+  t.enter(block2, value({3, 4}));
+  t.leaf(lin2, {3, 4}, {3, 4});
+  t.leaf(relu2, {3, 4}, {3, 4});
+  t.exit(value({3, 4}));
+  t.exit(value({3, 4}));
+  t.exit(value({3, 4}));
+  const Summary s = summarize(b.tree, t.trace, 12);
+  CHECK(labels(s.rows) == std::vector<std::string>{"0-1", "1-1", "1-2", "1-3", "1-4", "2-1", "3-1",
+                                                   "3-2", "1-5", "2-2", "1-6", "2-3", "2-4", "3-3",
+                                                   "3-4"});
+  CHECK(recursive(s.rows) == std::vector<bool>{false, false, true, false, true, false, false, false,
+                                               true, false, false, false, true, true, true});
+  CHECK(s.rows[4].module == p2);  // p2's container row, before the block hooked under p2.1
+  CHECK(s.totals.total_params == 120);
+
+  const Summary structure = summarize(b.tree, static_trace(b.tree), 12);
+  CHECK(recursive(structure.rows) == std::vector<bool>{false, false, true, false, false, false,
+                                                       false, false, false, false, true, true,
+                                                       true});
+  CHECK(structure.totals.total_params == 80);
+}

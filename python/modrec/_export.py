@@ -20,7 +20,10 @@ NOTES_VERSION = 1
 
 
 def _qualified(obj: Any) -> str:
-    cls = type(obj)
+    return _qualified_class(type(obj))
+
+
+def _qualified_class(cls: Any) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
@@ -117,9 +120,69 @@ def notes(model: Any, args: tuple, kwargs: dict | None = None) -> dict:
         "format": NOTES_FORMAT,
         "version": NOTES_VERSION,
         "torch": torch.__version__,
-        "modules": [[path, _qualified(m)] for path, m in model.named_modules(remove_duplicate=False)],
+        "modules": _modules(model),
         "calls": calls,
     }
+
+
+def _modules(model: Any) -> list:
+    """[path, class] for every named_modules(remove_duplicate=False) entry, and [path, class,
+    first path] where that module object was met at an earlier path (`self.b = self.a`)."""
+    first: dict[int, str] = {}
+    out = []
+    for path, m in model.named_modules(remove_duplicate=False):
+        entry = [path, _qualified(m)]
+        if first.setdefault(id(m), path) != path:
+            entry.append(first[id(m)])
+        out.append(entry)
+    return out
+
+
+def _subgraphs(module: Any) -> list:
+    """The top graph's nodes that run subgraphs (torch.cond, while_loop, map): [(node name,
+    [subgraph's call_function nodes, ...])], subgraphs in their order among the node's arguments."""
+    import torch
+
+    out = []
+    for node in module.graph.nodes:
+        graphs = [getattr(module, a.target) for a in node.args
+                  if isinstance(a, torch.fx.Node) and a.op == "get_attr"]
+        graphs = [[n for n in g.graph.nodes if n.op == "call_function"]
+                  for g in graphs if isinstance(g, torch.fx.GraphModule)]
+        if graphs:
+            out.append((node.name, graphs))
+    return out
+
+
+def _stack_text(node: Any) -> str:
+    """A node's nn_module_stack as the archive writes it: "key,path,type;..." outermost first."""
+    return ";".join(f"{key},{path},{kind if isinstance(kind, str) else _qualified_class(kind)}"
+                    for key, (path, kind) in (node.meta.get("nn_module_stack") or {}).items())
+
+
+def _subgraph_stacks(model: Any, args: tuple, program: Any, **options: Any) -> dict:
+    """Non-strict export writes no module stack in torch.cond's (while_loop's, map's) subgraphs,
+    where strict export does: a strict export of the same arguments, made on the side, lends
+    its stacks, {node name: [{subgraph node name: stack text} per subgraph]}, when its subgraphs
+    run the same operators in the same order; {} when none is missing or it cannot."""
+    import torch
+
+    mine = _subgraphs(program.graph_module)
+    if all(n.meta.get("nn_module_stack") for _, graphs in mine for g in graphs for n in g):
+        return {}
+    try:
+        strict = _subgraphs(torch.export.export(model, args, strict=True, **options).graph_module)
+    except Exception:  # noqa: BLE001 - a model strict export cannot trace: the stacks stay untold
+        return {}
+    if [len(gs) for _, gs in mine] != [len(gs) for _, gs in strict]:
+        return {}
+    stacks = {}
+    for (name, graphs), (_, lent) in zip(mine, strict):
+        for g, s in zip(graphs, lent):
+            if [n.target for n in g] != [n.target for n in s]:
+                return {}
+        stacks[name] = [{n.name: _stack_text(t) for n, t in zip(g, s)} for g, s in zip(graphs, lent)]
+    return stacks
 
 
 def _flattens(value: dict) -> bool:
@@ -141,7 +204,10 @@ def _export_keeping_calls(model: Any, args: tuple, calls: list, **options: Any) 
 
     objects = {c["path"] for c in calls
                if not all(_flattens(v) for v in [c["output"]] + [v for _, v in c["args"]])}
-    names = tuple(name for name, _ in model.named_modules() if name and name not in objects)
+    # every path of a module object at several paths (`self.b = self.a`): export names a call by
+    # the path it was made through
+    names = tuple(name for name, _ in model.named_modules(remove_duplicate=False)
+                  if name and name not in objects)
     try:
         return torch.export.export(model, args, preserve_module_call_signature=names, **options)
     except Exception as e:  # noqa: BLE001 - any refusal: export as torch.export would
@@ -162,6 +228,9 @@ def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
     noted = notes(model, args, kwargs)
     program = _export_keeping_calls(model, args, noted["calls"], kwargs=kwargs,
                                     dynamic_shapes=dynamic_shapes, strict=strict)
+    if not strict:
+        noted["subgraph_stacks"] = _subgraph_stacks(model, args, program, kwargs=kwargs,
+                                                    dynamic_shapes=dynamic_shapes)
     text = json.dumps(noted, separators=(",", ":"))
     torch.export.save(program, path, extra_files={NOTES_FILE: text})
     return program

@@ -86,11 +86,50 @@ bool contains(const std::vector<int>& chain, int call) {
   return std::find(chain.begin(), chain.end(), call) != chain.end();
 }
 
+// Whether the module at `path` is `scope` or inside it.
+bool within(const std::string& path, const std::string& scope) {
+  return scope.empty() || path == scope || (path.starts_with(scope) && path[scope.size()] == '.');
+}
+
+// A parameter's graph input: its place among the program's inputs (named_parameters() order) and
+// the modules holding its tensor (a tied weight's every holder: T5's `shared` and
+// `encoder.embed_tokens`).
+struct HeldParameter {
+  size_t order = 0;
+  std::vector<std::string> holders;  // module paths
+};
+using HeldParameters = std::map<std::string, HeldParameter>;
+
+HeldParameters held_parameters(const Program& program, const ModuleTree& tree) {
+  std::map<const void*, std::vector<std::string>> holders;  // tensor -> module paths
+  for (const Module& m : tree.modules)
+    for (const Param& p : m.params)
+      if (p.tensor) holders[p.tensor].push_back(m.path);
+  HeldParameters held;
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    const InputSpec& in = program.inputs[i];
+    if (in.kind != InputSpec::Kind::parameter) continue;
+    const size_t dot = in.target.rfind('.');
+    const std::string owner = dot == std::string::npos ? "" : in.target.substr(0, dot);
+    const int m = tree.find(owner);
+    if (m < 0) continue;
+    HeldParameter& h = held[in.value];
+    h.order = i;
+    h.holders = {owner};
+    for (const Param& p : tree.modules[m].params)
+      if (p.tensor && p.name == in.target.substr(dot + 1)) h.holders = holders.at(p.tensor);
+  }
+  return held;
+}
+
 // Fills each call's inputs and outputs from where values are produced and used.
 class FlowPass {
  public:
-  FlowPass(const std::set<std::string>& attributes, CallPlan& plan)
-      : plan_(plan), attributes_(attributes) {}
+  FlowPass(const std::set<std::string>& attributes, const HeldParameters& parameters,
+           const ModuleTree& tree, CallPlan& plan)
+      : plan_(plan), attributes_(attributes), parameters_(parameters), tree_(tree) {
+    outside_.resize(plan.calls.size());
+  }
 
   void node(size_t index, const Node& node, const std::vector<int>& chain) {
     for (const NodeArg& arg : node.inputs)
@@ -114,13 +153,21 @@ class FlowPass {
     }
   }
 
-  // Outputs in the order produced.
-  void order_outputs() {
-    for (size_t c = 1; c < plan_.calls.size(); ++c)
+  // Outputs in the order produced; the parameters a call takes from outside it after its other
+  // inputs, in named_parameters() order (the order it uses them says nothing of its arguments':
+  // weight_norm's _WeightNorm(g, v) uses v first).
+  void finish() {
+    for (size_t c = 1; c < plan_.calls.size(); ++c) {
       std::stable_sort(plan_.calls[c].outputs.begin(), plan_.calls[c].outputs.end(),
                        [&](const std::string& a, const std::string& b) {
                          return produced_.at(a).first < produced_.at(b).first;
                        });
+      std::sort(outside_[c].begin(), outside_[c].end(),
+                [&](const std::string& a, const std::string& b) {
+                  return parameters_.at(a).order < parameters_.at(b).order;
+                });
+      for (const std::string& name : outside_[c]) plan_.calls[c].inputs.push_back(name);
+    }
   }
 
  private:
@@ -138,7 +185,7 @@ class FlowPass {
   }
 
   void use(const std::string& name, const std::vector<int>& chain) {
-    if (attributes_.count(name)) return;
+    if (attributes_.count(name)) return take_parameter(name, chain);
     auto it = produced_.find(name);
     const std::vector<int> none;
     const std::vector<int>& made_in = it == produced_.end() ? none : it->second.second;
@@ -148,8 +195,26 @@ class FlowPass {
       if (call != 0 && !contains(chain, call)) add_once(plan_.calls[call].outputs, name);
   }
 
+  // A parameter is an attribute of the modules holding it, no argument; a call none of whose
+  // modules holds it was given it (a parametrization's call: `_WeightNorm(original0, original1)`
+  // of its ParametrizationList's parameters).
+  void take_parameter(const std::string& name, const std::vector<int>& chain) {
+    auto held = parameters_.find(name);
+    if (held == parameters_.end()) return;
+    for (int call : chain) {
+      const std::string& scope = tree_.modules[plan_.calls[call].module].path;
+      const auto& holders = held->second.holders;
+      if (std::none_of(holders.begin(), holders.end(),
+                       [&](const std::string& h) { return within(h, scope); }))
+        add_once(outside_[call], name);
+    }
+  }
+
   CallPlan& plan_;
   const std::set<std::string>& attributes_;  // graph inputs: parameters, buffers, constants
+  const HeldParameters& parameters_;
+  const ModuleTree& tree_;
+  std::vector<std::vector<std::string>> outside_;  // per call: parameters it was given
   std::map<std::string, std::pair<size_t, std::vector<int>>> produced_;  // node, its calls
   std::map<std::string, std::string> same_as_;  // an aten.to's result -> its input
 };
@@ -193,18 +258,18 @@ std::vector<StackEntry> running_stack(const Node& node) {
 namespace {
 
 CallPlan plan_nodes(const std::vector<Node>& nodes, const std::set<std::string>& attributes,
-                    const std::vector<StackEntry>& base, const ModuleTree& tree,
-                    const std::function<void(FlowPass&)>& outputs) {
+                    const HeldParameters& parameters, const std::vector<StackEntry>& base,
+                    const ModuleTree& tree, const std::function<void(FlowPass&)>& outputs) {
   CallWalker walker(tree, base);
   std::vector<std::vector<int>> chains;
   for (size_t i = 0; i < nodes.size(); ++i)
     chains.push_back(walker.step(i, running_stack(nodes[i])));
   CallPlan plan = walker.finish(nodes.size());
   plan.sources.resize(nodes.size());
-  FlowPass flow(attributes, plan);
+  FlowPass flow(attributes, parameters, tree, plan);
   for (size_t i = 0; i < nodes.size(); ++i) flow.node(i, nodes[i], chains[i]);
   outputs(flow);
-  flow.order_outputs();
+  flow.finish();
   return plan;
 }
 
@@ -224,6 +289,14 @@ void take_signatures(CallPlan& plan, const Program& program, const ModuleTree& t
       call.positional = positional_arguments(told->second, nullptr);
     }
   }
+}
+
+// Each call under the path torchinfo's hooks report it by (ModuleTree::hooked_path): one module
+// object at several paths is one module to them, where the graph names a call by the path it was
+// made through.
+CallPlan hooked_paths(CallPlan plan, const ModuleTree& tree) {
+  for (PlannedCall& call : plan.calls) call.module = tree.hooked_path(call.module);
+  return plan;
 }
 
 }  // namespace
@@ -254,7 +327,8 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree, const Export
   std::set<std::string> attributes;
   for (const InputSpec& in : program.inputs)
     if (in.kind != InputSpec::Kind::user_input) attributes.insert(in.value);
-  CallPlan plan = plan_nodes(program.nodes, attributes, {}, tree, [&](FlowPass& flow) {
+  const HeldParameters parameters = held_parameters(program, tree);
+  CallPlan plan = plan_nodes(program.nodes, attributes, parameters, {}, tree, [&](FlowPass& flow) {
     for (const OutputSpec& out : program.outputs) flow.graph_output(out.value, out.user);
   });
   if (!notes) {
@@ -263,14 +337,17 @@ CallPlan plan_calls(const Program& program, const ModuleTree& tree, const Export
   }
   CallPlan noted = with_noted_calls(std::move(plan), program, tree, *notes);
   mark_untold_gradients(noted, program, tree);
-  return noted;
+  return hooked_paths(std::move(noted), tree);
 }
 
 CallPlan plan_subgraph(const Graph& graph, const std::set<std::string>& attributes,
                        const std::vector<StackEntry>& base, const ModuleTree& tree) {
-  return plan_nodes(graph.nodes, attributes, base, tree, [&](FlowPass& flow) {
-    for (const Argument& out : graph.outputs) flow.graph_output(out, false);
-  });
+  return hooked_paths(plan_nodes(graph.nodes, attributes, {}, base, tree,
+                                 [&](FlowPass& flow) {
+                                   for (const Argument& out : graph.outputs)
+                                     flow.graph_output(out, false);
+                                 }),
+                      tree);
 }
 
 }  // namespace modrec::pt2

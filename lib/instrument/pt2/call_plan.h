@@ -2,8 +2,10 @@
 // nn_module_stack (torch-free). A call is a run of consecutive nodes sharing a stack entry (its
 // key tells a module's second call, "@1", from its first). Its inputs are the values its nodes
 // consume from outside it (parameters, buffers and constants excepted: those are attributes
-// in eager PyTorch, not arguments), in the order first used; its outputs are the values its nodes
-// produce that are used outside it, in the order produced.
+// in eager PyTorch, not arguments), in the order first used, then the parameters that no module
+// inside the call holds (a parametrization is given its ParametrizationList's originals), in
+// named_parameters() order; its outputs are the values its nodes produce that are used outside
+// it, in the order produced.
 #pragma once
 #include <map>
 #include <optional>

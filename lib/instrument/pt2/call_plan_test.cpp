@@ -77,6 +77,24 @@ TEST_CASE("a subgraph's calls start and end in it; those open at its node are it
   CHECK(inner.calls[1].inputs == std::vector<std::string>{hop.graphs[0].inputs[0]});
 }
 
+TEST_CASE("a parameter no module inside a call holds is its argument, a tied one is not") {
+  // test_fixtures.py's Reparametrized: conv's weight_norm, emb2's weight tied to emb's.
+  static const test::TempDir dir("pt2plan", "/lib/load/pt2/test_fixtures.py");
+  const pt2::ExportedArchive archive = pt2::read_exported(dir.path + "/reparametrized.pt2");
+  const ModuleTree tree = pt2::exported_tree(archive);
+  const pt2::CallPlan plan = pt2::plan_calls(archive.program, tree);
+  REQUIRE(paths(plan, tree) == std::vector<std::string>{"", "conv", "conv.parametrizations.weight",
+                                                        "conv.parametrizations.weight.0", "emb",
+                                                        "emb2"});
+  CHECK(plan.calls[2].inputs.empty());  // the ParametrizationList holds its originals
+  // _WeightNorm(g, v) in named_parameters() order, though it uses v first
+  CHECK(plan.calls[3].inputs ==
+        std::vector<std::string>{"p_conv_parametrizations_weight_original0",
+                                 "p_conv_parametrizations_weight_original1"});
+  CHECK(plan.calls[4].inputs == std::vector<std::string>{"ids"});
+  CHECK(plan.calls[5].inputs == std::vector<std::string>{"ids"});  // emb's weight, emb2's too
+}
+
 namespace {
 
 std::vector<std::string> keys(const std::vector<pt2::StackEntry>& stack) {

@@ -239,9 +239,12 @@ class NotedPlan {
     for (const InputSpec& in : program.inputs)
       if (in.kind == InputSpec::Kind::user_input) root_inputs_.push_back(in.value);
     visit_nodes(program.nodes, [&](const Node& node) {
-      for (const StackEntry& entry : node.module_stack) ran_nodes_.insert(entry.path);
+      for (const StackEntry& entry : node.module_stack)
+        if (const int m = tree.find(entry.path); m >= 0) ran_nodes_.insert(tree.object_of(m));
     });
-    number_calls();
+    for (const Node& node : program.nodes)
+      for (const StackEntry& entry : node.module_stack)
+        if (const int m = tree.find(entry.path); m >= 0) ran_top_.insert(tree.object_of(m));
     align();
     order_eager_events();
     for (size_t i = 0; i < program.nodes.size(); ++i)
@@ -254,12 +257,12 @@ class NotedPlan {
   CallPlan merged(std::map<int, std::string>& unplaced) {
     std::vector<PlannedCall> calls(calls_.size());
     for (size_t e = 0; e < calls_.size(); ++e) try {
-        calls[e] = planned(e);
+        if (!in_subgraph_.count(static_cast<int>(e))) calls[e] = planned(e);
       } catch (const NotesError& why) {
         if (match_[e] >= 0) throw;
         unplaced[static_cast<int>(e)] = why.what();
       }
-    std::set<int> left_out;
+    std::set<int> left_out = in_subgraph_;
     const std::vector<Step> order = steps(calls, unplaced, left_out);
     std::vector<int> number(calls_.size(), -1);
     CallPlan out;
@@ -282,12 +285,17 @@ class NotedPlan {
 
  private:
   // Each eager call's key among the archive's signatures: "c" for module c's first call, "c@1"
-  // for its second (as torch.export counts them).
+  // for its second (as torch.export counts them, by the path each call was made through: the
+  // graph's call's). A call without nodes of a module object at several paths has none: which
+  // path eager forward took is not told.
   void number_calls() {
     std::map<std::string, int> seen;
-    for (const NotedCall& call : calls_) {
-      const int n = seen[call.path]++;
-      keys_.push_back(n == 0 ? call.path : call.path + "@" + std::to_string(n));
+    for (size_t e = 0; e < calls_.size(); ++e) {
+      const int m = match_[e] >= 0 ? plan_.calls[match_[e]].module : tree_.find(calls_[e].path);
+      const std::string& path = tree_.modules[m].path;
+      const bool told = match_[e] >= 0 || tree_.hooked_path(m) == tree_.object_of(m);
+      const int n = seen[path]++;
+      keys_.push_back(!told ? "" : n == 0 ? path : path + "@" + std::to_string(n));
     }
   }
 
@@ -307,8 +315,8 @@ class NotedPlan {
 
   // The signature the archive keeps of call e; nullptr when none (the root's is left out).
   const CallSignature* signature(size_t e) const {
-    const auto sig =
-        e == 0 ? program_.call_signatures.end() : program_.call_signatures.find(keys_[e]);
+    const auto sig = e == 0 || keys_[e].empty() ? program_.call_signatures.end()
+                                                : program_.call_signatures.find(keys_[e]);
     return sig == program_.call_signatures.end() ? nullptr : &sig->second;
   }
 
@@ -333,13 +341,23 @@ class NotedPlan {
     match_[0] = 0;
     size_t p = 1;
     for (size_t e = 1; e < calls_.size(); ++e) {
+      // eager hooks name a module object by its first path, the graph a call by the path it
+      // was made through (`self.b(x)` of `self.b = self.a`)
       const int m = tree_.find(calls_[e].path);
       if (m <= 0) throw NotesError("a call of " + calls_[e].path + ", a module the program lacks");
-      if (p < plan_.calls.size() && plan_.calls[p].module == m)
+      const int object = tree_.object_of(m);
+      if (in_subgraph_.count(calls_[e].parent)) {
+        in_subgraph_.insert(static_cast<int>(e));
+      } else if (p < plan_.calls.size() && tree_.object_of(plan_.calls[p].module) == object) {
         match_[e] = static_cast<int>(p++);
-      else if (ran_nodes_.count(calls_[e].path))
+      } else if (ran_nodes_.count(object) && !ran_top_.count(object)) {
+        // made by a higher-order operator's subgraph (a strict export's torch.cond branch, a
+        // module inside a no_grad block): planned from its nodes' stacks when the subgraph runs
+        in_subgraph_.insert(static_cast<int>(e));
+      } else if (ran_nodes_.count(object)) {
         throw NotesError("the call of " + calls_[e].path +
                          " runs operators the program does not show as its own call");
+      }
     }
     if (p != plan_.calls.size())
       throw NotesError("the graph's call of " + tree_.modules[plan_.calls[p].module].path +
@@ -347,6 +365,7 @@ class NotedPlan {
     for (size_t e = 1; e < calls_.size(); ++e)
       if (match_[e] > 0 && match_[calls_[e].parent] != plan_.calls[match_[e]].parent)
         throw NotesError("the call of " + calls_[e].path + " is inside another call in the graph");
+    number_calls();
     in_.resize(calls_.size());
     out_.resize(calls_.size());
     for (size_t e = 0; e < calls_.size(); ++e) {
@@ -520,9 +539,12 @@ class NotedPlan {
   std::vector<Step> events_;  // the eager calls' starts and ends
   std::map<int, size_t> enter_at_, leave_at_;
   std::map<std::string, int> made_by_;  // value -> the node making it
-  // Modules some node ran in, a higher-order operator's subgraph's included (such a call, in a
-  // torch.cond branch, has no call of its own in the program's plan: not one without operators).
-  std::set<std::string> ran_nodes_;
+  // Module objects some node ran in, a higher-order operator's subgraph's included (such a call,
+  // in a torch.cond branch, has no call of its own in the program's plan: not one without
+  // operators).
+  std::set<int> ran_nodes_;
+  std::set<int> ran_top_;      // module objects some node of the top graph ran in
+  std::set<int> in_subgraph_;  // eager calls a subgraph makes (and the calls inside them)
 };
 
 void warn_unplaced(const std::map<int, std::string>& unplaced, const ExportNotes& notes) {

@@ -243,3 +243,42 @@ TEST_CASE("a call's signature gives its arguments by place and by name, eager's 
     CHECK(plan.calls[3].inputs != std::vector<std::string>{"linear", "x", "x"});
   }
 }
+
+TEST_CASE("one module object at several paths: its calls matched by object, named as hooked") {
+  Net n = net();
+  // act is stem (`self.act = self.stem`): eager hooks name both calls by the first path, the
+  // graph each by the path it was made through, torchinfo's hooks by the last.
+  n.tree.modules[3].same_as = 1;
+  n.notes.calls[3].path = "stem";
+  // export's signatures are keyed by the path a call was made through: act's is the second
+  // call's, and a stem@1 (which export never writes here) is not taken for it
+  n.program.call_signatures["act"] = {{tensor_arg("linear")}, {tensor_arg("relu")}};
+  n.program.call_signatures["stem@1"] = {{tensor_arg("x")}, {tensor_arg("relu")}};
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  REQUIRE(plan.calls.size() == 4);
+  CHECK(plan.calls[1].module == 3);
+  CHECK(plan.calls[3].module == 3);
+  CHECK(plan.calls[2].module == 2);  // skip, placed as before
+  CHECK(plan.calls[3].inputs == std::vector<std::string>{"linear"});
+}
+
+TEST_CASE("a call a higher-order operator's subgraph makes is left to the subgraph") {
+  Net n = net();
+  // act called in a torch.cond branch of a strict export: the cond node carries the root's
+  // stack, the taken branch's node act's, the other branch's the root's. The notes stand (skip
+  // placed); act is planned when its branch runs (plan_subgraph), not in the top graph's plan.
+  Node cond{"relu",
+            "torch.ops.higher_order.cond",
+            {{"operands", tensor_arg("linear"), false}},
+            {tensor_arg("relu")},
+            {{"L__self__", "", "Net"}}};
+  cond.graphs.push_back({{"y"}, {tensor_arg("inner")}, {node("inner", "y", "act")}});
+  Node other = node("other", "y", "");
+  other.module_stack.pop_back();
+  cond.graphs.push_back({{"y"}, {tensor_arg("other")}, {other}});
+  n.program.nodes[1] = cond;
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  REQUIRE(plan.calls.size() == 3);
+  CHECK(plan.calls[1].module == 1);
+  CHECK(plan.calls[2].module == 2);  // skip
+}

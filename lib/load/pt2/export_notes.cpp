@@ -72,8 +72,14 @@ ExportNotes notes_of(const json& doc) {
     bad("version " + doc["version"].dump() + ", not " + std::to_string(kNotesVersion) +
         " (written by another modrec: export again with this one's modrec.export)");
   ExportNotes notes;
-  for (const json& m : field(doc, "modules"))
+  for (const json& m : field(doc, "modules")) {
     notes.types[m.at(0).get<std::string>()] = m.at(1).get<std::string>();
+    if (m.size() > 2) notes.same_as[m[0].get<std::string>()] = m[2].get<std::string>();
+  }
+  if (doc.contains("subgraph_stacks"))
+    notes.subgraph_stacks =
+        doc["subgraph_stacks"]
+            .get<std::map<std::string, std::vector<std::map<std::string, std::string>>>>();
   const json& calls = field(doc, "calls");
   if (!calls.is_array() || calls.empty()) bad("no calls");
   for (size_t i = 0; i < calls.size(); ++i) notes.calls.push_back(noted_call(calls[i], i));

@@ -44,7 +44,13 @@ struct NotedCall {
 
 struct ExportNotes {
   std::map<std::string, std::string> types;  // module path -> qualified class
-  std::vector<NotedCall> calls;              // in the order they start; calls[0] is the root's
+  // A path whose module object named_modules(remove_duplicate=False) met at an earlier path ->
+  // that object's first path (`self.b = self.a`: "b" -> "a").
+  std::map<std::string, std::string> same_as;
+  // Module stacks a strict export lent the subgraphs of a non-strict one (whose nodes have none):
+  // top graph node -> per subgraph, its node -> the stack as the archive writes it.
+  std::map<std::string, std::vector<std::map<std::string, std::string>>> subgraph_stacks;
+  std::vector<NotedCall> calls;  // in the order they start; calls[0] is the root's
 };
 
 struct NotesError : std::runtime_error {

@@ -41,6 +41,27 @@ TEST_CASE("the notes' classes, calls, arguments and results") {
   CHECK_FALSE(notes.calls[0].positional);  // notes of before the count was written
 }
 
+TEST_CASE("a path whose module object is another's names that object's first path") {
+  const ExportNotes notes = parse_export_notes(replaced(
+      kSound, R"(["0", "torch.nn.modules.linear.Identity"]])",
+      R"(["0", "torch.nn.modules.linear.Identity"], ["1", "torch.nn.modules.linear.Identity", "0"]])"));
+  CHECK(notes.types.at("1") == "torch.nn.modules.linear.Identity");
+  CHECK(notes.same_as == std::map<std::string, std::string>{{"1", "0"}});
+  CHECK(parse_export_notes(kSound).same_as.empty());
+}
+
+TEST_CASE("the module stacks lent to a non-strict export's subgraphs, by node names") {
+  const ExportNotes notes = parse_export_notes(replaced(
+      kSound, R"("calls": [)",
+      R"("subgraph_stacks": {"cond": [{"linear": "L__self__,,Net;7,_export_root.a,Linear"}, {}]},
+  "calls": [)"));
+  REQUIRE(notes.subgraph_stacks.count("cond") == 1);
+  REQUIRE(notes.subgraph_stacks.at("cond").size() == 2);
+  CHECK(notes.subgraph_stacks.at("cond")[0].at("linear") ==
+        "L__self__,,Net;7,_export_root.a,Linear");
+  CHECK(parse_export_notes(kSound).subgraph_stacks.empty());
+}
+
 TEST_CASE("damaged, foreign or inconsistent notes are refused with what is wrong") {
   const auto refusal = [](const std::string& text) {
     try {

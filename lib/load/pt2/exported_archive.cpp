@@ -137,6 +137,20 @@ std::optional<ExportNotes> read_notes(const Archive& archive, const Program& pro
   }
 }
 
+// The module stacks modrec.export's notes lend a non-strict export's subgraphs (torch.cond's
+// branches), to their nodes that have none.
+void lend_subgraph_stacks(const ExportNotes& notes, Program& program) {
+  for (Node& node : program.nodes) {
+    auto lent = notes.subgraph_stacks.find(node.name);
+    if (lent == notes.subgraph_stacks.end() || lent->second.size() != node.graphs.size()) continue;
+    for (size_t g = 0; g < node.graphs.size(); ++g)
+      for (Node& inner : node.graphs[g].nodes)
+        if (auto stack = lent->second[g].find(inner.name);
+            inner.module_stack.empty() && stack != lent->second[g].end())
+          inner.module_stack = parse_module_stack(stack->second);
+  }
+}
+
 ExportedArchive read_checked(const Archive& archive, Weights weights) {
   const std::string model = model_name(archive);
   const std::string file = "models/" + model + ".json";
@@ -145,6 +159,7 @@ ExportedArchive read_checked(const Archive& archive, Weights weights) {
   read_stored(archive, "constants", model, weights, out.state);
   check_state(archive, out);
   out.notes = read_notes(archive, out.program);
+  if (out.notes) lend_subgraph_stacks(*out.notes, out.program);
   return out;
 }
 

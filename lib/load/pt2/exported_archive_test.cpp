@@ -82,6 +82,18 @@ TEST_CASE("the module tree is named_modules() with the classes and parameters") 
   CHECK(fc.params[1].trainable);
 }
 
+TEST_CASE("a parametrized convolution's kernel is its computed weight's, as torchinfo shows it") {
+  // test_fixtures.py's Reparametrized: conv (weight_norm) has no parameter `weight`, torchinfo
+  // its kernel_size.
+  const ModuleTree tree = pt2::exported_tree(pt2::read_exported(fixture("reparametrized.pt2")));
+  const Module& conv = tree.modules.at(tree.find("conv"));
+  CHECK(conv.type == "ParametrizedConv1d");
+  REQUIRE(conv.kernel);
+  CHECK(conv.kernel->dims == Shape{3});
+  CHECK_FALSE(conv.kernel->is_int);
+  CHECK_FALSE(tree.modules.at(tree.find("conv.parametrizations.weight.0")).kernel);
+}
+
 TEST_CASE("a bad archive is one bad_input error naming what is wrong") {
   CHECK(load_error("truncated.pt2").find("truncated") != std::string::npos);
   CHECK(load_error("no_weight.pt2").find("has no data/weights/weight_0") != std::string::npos);

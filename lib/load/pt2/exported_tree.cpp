@@ -67,25 +67,37 @@ void add_params(const ExportedArchive& archive, ModuleTree& tree) {
   }
 }
 
-// The int list a node passes as its `kernel_size` argument; empty when it has none.
-Shape kernel_size_arg(const Node& node) {
+// The argument `name` of `node`; null when it has none.
+const Argument* node_arg(const Node& node, const std::string& name) {
   for (const NodeArg& arg : node.inputs)
-    if (arg.name == "kernel_size" && arg.value.kind == Argument::Kind::ints) return arg.value.ints;
-  return {};
+    if (arg.name == name) return &arg.value;
+  return nullptr;
+}
+
+// The kernel a module's node tells: a pooling node's (aten.max_pool2d, avg_pool2d...)
+// `kernel_size`, or the trailing dims of the `weight` tensor a convolution node takes (from the
+// program's tensor metadata: a parametrized convolution's weight is computed, no parameter).
+std::optional<Kernel> node_kernel(const Program& program, const Node& node, const Module& m) {
+  if (const Argument* k = node_arg(node, "kernel_size"); k && k->kind == Argument::Kind::ints)
+    return pool_kernel(m.type, k->ints);
+  const Argument* weight = node_arg(node, "weight");
+  if (!weight || weight->kind != Argument::Kind::tensor) return std::nullopt;
+  const auto meta = program.tensor_values.find(weight->names[0]);
+  if (meta == program.tensor_values.end()) return std::nullopt;
+  return conv_kernel(m.type, meta->second.sizes);
 }
 
 // The archive keeps no module attribute: a convolution's kernel_size is its weight's trailing
-// dims, a pooling layer's the one its call's pooling node (aten.max_pool2d, avg_pool2d...) passes.
+// dims, a pooling layer's the one its call's pooling node passes.
 void add_kernels(const Program& program, ModuleTree& tree) {
   for (Module& m : tree.modules)
     for (const Param& p : m.params)
       if (p.name == "weight") m.kernel = conv_kernel(m.type, p.shape);
   visit_nodes(program.nodes, [&](const Node& node) {
-    const Shape kernel_size = kernel_size_arg(node);  // first: most nodes have none
-    if (kernel_size.empty() || node.module_stack.empty()) return;
+    if (node.module_stack.empty()) return;
     const int m = tree.find(node.module_stack.back().path);  // the innermost call's module
     if (m < 0 || tree.modules[m].kernel) return;
-    tree.modules[m].kernel = pool_kernel(tree.modules[m].type, kernel_size);
+    tree.modules[m].kernel = node_kernel(program, node, tree.modules[m]);
   });
 }
 
@@ -105,6 +117,15 @@ std::vector<std::string> module_paths(const Program& program) {
   return paths;
 }
 
+// The paths modrec.export's notes name as another's module object (the program does not tell).
+void add_same_objects(const std::map<std::string, std::string>& same_as, ModuleTree& tree) {
+  for (const auto& [path, first] : same_as) {
+    const int m = tree.find(path), object = tree.find(first);
+    if (m > 0 && object > 0 && object < m && tree.modules[object].same_as < 0)
+      tree.modules[m].same_as = object;
+  }
+}
+
 }  // namespace
 
 ModuleTree exported_tree(const ExportedArchive& archive) {
@@ -121,6 +142,7 @@ ModuleTree exported_tree(const ExportedArchive& archive) {
   }
   add_params(archive, tree);
   add_kernels(archive.program, tree);
+  if (archive.notes) add_same_objects(archive.notes->same_as, tree);
   return tree;
 }
 

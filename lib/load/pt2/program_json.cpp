@@ -19,19 +19,10 @@ using nlohmann::json;
 // their stacks hold that wrapper's entry and paths below it ("_export_root.a" is "a").
 constexpr std::string_view kExportRoot = "_export_root";
 
-// "L__self__,,__main__.Net;L__self__b,b,__main__.Block": entries "key,path,type", outermost first.
 std::vector<StackEntry> module_stack(const json& metadata) {
-  std::vector<StackEntry> out;
   auto it = metadata.find("nn_module_stack");
-  if (it == metadata.end()) return out;
-  for (const std::string& entry : split(it->get<std::string>(), ';')) {
-    std::vector<std::string> parts = split(entry, ',');
-    if (parts.size() != 3 || parts[1] == kExportRoot) continue;
-    if (parts[1].starts_with(std::string(kExportRoot) + "."))
-      parts[1] = parts[1].substr(kExportRoot.size() + 1);
-    out.push_back({parts[0], parts[1], parts[2]});
-  }
-  return out;
+  if (it == metadata.end()) return {};
+  return parse_module_stack(it->get<std::string>());
 }
 
 // A part of the program that is not what the schema says, found while reading a node: `field`
@@ -524,6 +515,18 @@ Program read_program(const std::string& text, const std::string& file) {
     throw malformed(file, "the program nests its JSON more than " + std::to_string(kMaxJsonDepth) +
                               " deep (subgraphs within subgraphs), more than modrec reads");
   return parse_program(json::parse(text), file);
+}
+
+std::vector<StackEntry> parse_module_stack(const std::string& text) {
+  std::vector<StackEntry> out;
+  for (const std::string& entry : split(text, ';')) {
+    std::vector<std::string> parts = split(entry, ',');
+    if (parts.size() != 3 || parts[1] == kExportRoot) continue;
+    if (parts[1].starts_with(std::string(kExportRoot) + "."))
+      parts[1] = parts[1].substr(kExportRoot.size() + 1);
+    out.push_back({parts[0], parts[1], parts[2]});
+  }
+  return out;
 }
 
 }  // namespace modrec::pt2

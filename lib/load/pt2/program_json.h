@@ -40,6 +40,11 @@ Program parse_program(const nlohmann::json& doc, const std::string& file);
 // call spec holds it) typed; nullopt when it is not one.
 std::optional<TreeSpec> parse_tree_spec(const std::string& text);
 
+// A node's nn_module_stack as the archive writes it, "L__self__,,__main__.Net;L__self__b,b,
+// __main__.Block" (entries "key,path,type", outermost first), strict export's "_export_root"
+// wrapper left out of it.
+std::vector<StackEntry> parse_module_stack(const std::string& text);
+
 // parse_program of the JSON `text`, its nesting bounded (kMaxJsonDepth) before it is parsed.
 Program read_program(const std::string& text, const std::string& file);
 

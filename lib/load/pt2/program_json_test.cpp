@@ -237,3 +237,15 @@ TEST_CASE("a signature's in_spec tells which of its inputs were passed by positi
   CHECK_FALSE(p.call_signatures.at("c").positional);  // 4 leaves for 3 inputs
   CHECK_FALSE(p.call_signatures.at("d").positional);
 }
+
+TEST_CASE("a module stack's entries, strict export's _export_root wrapper left out") {
+  const auto stack =
+      pt2::parse_module_stack("L__self__,,m.Net;7,_export_root,m.Net;8,_export_root.br.0,Linear");
+  REQUIRE(stack.size() == 2);
+  CHECK(stack[0].key == "L__self__");
+  CHECK(stack[0].path.empty());
+  CHECK(stack[1].key == "8");
+  CHECK(stack[1].path == "br.0");
+  CHECK(stack[1].type == "Linear");
+  CHECK(pt2::parse_module_stack("").empty());
+}

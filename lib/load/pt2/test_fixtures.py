@@ -120,3 +120,18 @@ class NoGradNet(nn.Module):
         cos, sin = self.rot(x)
         return self.fc(x) * cos + sin
 torch.export.save(torch.export.export(NoGradNet(), (torch.randn(2, 4),)), p("no_grad.pt2"))
+
+
+class Reparametrized(nn.Module):
+    """A convolution with weight_norm (its weight computed from the ParametrizationList's
+    original0 and original1 by _WeightNorm) beside an embedding tied between two modules."""
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.utils.parametrizations.weight_norm(nn.Conv1d(4, 8, 3, padding=1), dim=2)
+        self.emb = nn.Embedding(10, 8)
+        self.emb2 = nn.Embedding(10, 8)
+        self.emb2.weight = self.emb.weight
+    def forward(self, x, ids):
+        return self.conv(x).mean(-1) + self.emb(ids) + self.emb2(ids)
+torch.export.save(torch.export.export(Reparametrized(), (torch.randn(2, 4, 6), torch.tensor([1, 2]))),
+                  p("reparametrized.pt2"))
