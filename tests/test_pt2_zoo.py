@@ -34,16 +34,6 @@ ALL_COLUMNS = "input_size,output_size,num_params,params_percent,kernel_size,mult
 # its tables leave that column out.
 KEYWORD_CALLS = ("T5",)
 PLAIN_COLUMNS = ALL_COLUMNS.replace("input_size,", "")
-# A weight-normed convolution's weight is computed, not stored under its name (by the
-# parametrization, or by the older weight_norm's pre-hook): its Kernel Shape is "--" where
-# torchinfo reads the computed weight's (docs/pt2.md).
-COMPUTED_WEIGHTS = ("WeightNormNet",)
-
-
-def columns(name):
-    return ALL_COLUMNS.replace(",kernel_size", "") if name in COMPUTED_WEIGHTS else ALL_COLUMNS
-
-
 class Zoo(RecordComparison):
     @classmethod
     def setUpClass(cls):
@@ -65,7 +55,7 @@ class Zoo(RecordComparison):
         for name in NAMES:
             for depth in ("1", "3", "99"):
                 with self.subTest(name, depth=depth):
-                    args = ("--input", self.inputs[name], "--columns", columns(name),
+                    args = ("--input", self.inputs[name], "--columns", ALL_COLUMNS,
                             "--depth", depth)
                     out, err = run("summary", self.noted[name], *args)
                     self.assertEqual(out, torchinfo_table(name, self.noted[name], *args))
