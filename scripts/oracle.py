@@ -588,9 +588,12 @@ def record(name: str, weights: Optional[str], files: Optional[List[str]], labels
     selected = select_calls(rows, labels)
     torch.set_rng_state(rng)
     model.load_state_dict(state)
+    # Only those pass 1 changed: a copy bumps a buffer's version, and LeViT's attention-bias
+    # cache, made in pass 1 from its index buffer and used again in pass 2, then fails backward.
     with torch.no_grad():
         for k, v in model.named_buffers():
-            v.detach_().copy_(buffers[k])
+            if not torch.equal(v, buffers[k]):
+                v.detach_().copy_(buffers[k])
     capture = RecordCapture({r.call_index for r in selected}, call_edits(rows, edits or [], seed))
     _, output = trace(model, inputs, grad=True, capture=capture, kwargs=kwargs)
     first = flat_tensors(output)[0]
