@@ -430,7 +430,9 @@ class NotedPlan {
       call.out_spec = spec;
       if (e > 0) call.outputs = out_[e].names;
     }
-    if (in_[e].names.empty()) {  // the graph's values: told only when none came by position
+    // Unmatched, the graph's values stand, told only when none came by position. (A call given
+    // no tensor, as timm's positional encoding pos_embd(B, H, W), matches with none.)
+    if (in_[e].names.size() != in_[e].tensors.size()) {
       if (positional(e, call) == 0) call.positional = 0;
       return call;
     }

@@ -282,3 +282,13 @@ TEST_CASE("a call a higher-order operator's subgraph makes is left to the subgra
   CHECK(plan.calls[1].module == 1);
   CHECK(plan.calls[2].module == 2);  // skip
 }
+
+TEST_CASE("a call given no tensor takes eager's arguments, its values recorded") {
+  // act(3, None), as timm's positional encoding pos_embd(B, H, W) is called
+  Net n = net();
+  n.notes.calls[3].args = {{{"const", 3}}, {{"const", nullptr}}};
+  n.notes.calls[3].arg_names = {"size", "scale"};
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  CHECK(plan.calls[3].inputs.empty());
+  CHECK(plan.calls[3].in_spec == json::array({{{"const", 3}}, {{"const", nullptr}}}));
+}
