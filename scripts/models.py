@@ -928,6 +928,11 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
                       num_heads=2), _randn(2, 3, 32, 32)),
     "TimmConvNeXt": (_timm("convnext_atto", depths=(1, 1, 2, 1), dims=(8, 16, 24, 32)),
                      _randn(2, 3, 32, 32)),
+    # EfficientNet (squeeze-excitation, Identity-heavy BatchNormAct), RegNet, MobileViT
+    # (convolutions around transformer blocks): timm's other families, at their smallest
+    "TimmEfficientNet": (_timm("efficientnet_b0"), _randn(1, 3, 32, 32)),
+    "TimmRegNet": (_timm("regnetx_002"), _randn(1, 3, 32, 32)),
+    "TimmMobileViT": (_timm("mobilevit_xxs"), _randn(1, 3, 64, 64)),
 }
 
 # Models whose one forward argument is a list of tensors: an input file holding a list is that

@@ -1,7 +1,7 @@
 """torch.export archives of models as the ecosystem writes them (issue 48): tiny random-weight timm
-models (a ViT, whose attention passes q and k through Identity chains no other call takes; a
-ConvNeXt) and a Hugging Face encoder-decoder (T5: a tied embedding, keyword arguments, a
-ModelOutput result), modules called with keyword arguments (KeywordCallsNet) and weight norm both
+models of five families (a ViT, whose attention passes q and k through Identity chains no other
+call takes; a ConvNeXt; an EfficientNet, a RegNet, a MobileViT) and a Hugging Face
+encoder-decoder (T5: a tied embedding, keyword arguments, a ModelOutput result), modules called with keyword arguments (KeywordCallsNet) and weight norm both
 ways (WeightNormNet: wav2vec2's parametrized positional convolution, the older pre-hook form),
 exported plain and by modrec.export, against eager PyTorch on the same weights:
 summary's table is torchinfo's at depths 1, 3 and 99 with every column, record's captures are
@@ -26,7 +26,8 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import models  # noqa: E402
 import modrec  # noqa: E402
 
-NAMES = ("TimmViT", "TimmConvNeXt", "T5", "KeywordCallsNet", "WeightNormNet")
+NAMES = ("TimmViT", "TimmConvNeXt", "TimmEfficientNet", "TimmRegNet", "TimmMobileViT", "T5",
+         "KeywordCallsNet", "WeightNormNet")
 ALL_COLUMNS = "input_size,output_size,num_params,params_percent,kernel_size,mult_adds,trainable"
 # Hugging Face's T5 calls its stacks with keyword arguments only, for which torchinfo prints "--"
 # as the input size. The signatures modrec.export keeps tell which arguments were positional; a
