@@ -80,6 +80,12 @@ std::optional<Side> signature_side(const std::vector<NotedTensor>& tensors,
   return s;
 }
 
+// Where among a signature's inputs child `child` of `spec` starts, `spec` starting at `leaf`.
+size_t first_leaf(const TreeSpec& spec, size_t child, size_t leaf) {
+  for (size_t c = 0; c < child; ++c) leaf += leaf_count(spec.children[c]);
+  return leaf;
+}
+
 // The graph values of noted value `v`'s tensors (appended to `names`, depth-first) from the
 // in_spec subtree `spec` for the same argument, whose leaves are `inputs` from `leaf` on: a
 // tensor is its leaf's value when of the same shape, a tuple or list's items are its children in
@@ -110,10 +116,8 @@ bool match_argument(const NotedValue& v, const TreeSpec& spec, size_t leaf,
       if (key == spec.keys.end()) return false;
       child = static_cast<size_t>(key - spec.keys.begin());
     }
-    size_t first = leaf;
-    for (size_t c = 0; c < child; ++c) first += leaf_count(spec.children[c]);
-    if (!match_argument(is_dict ? items[i][1] : items[i], spec.children[child], first, inputs,
-                        program, names))
+    if (!match_argument(is_dict ? items[i][1] : items[i], spec.children[child],
+                        first_leaf(spec, child, leaf), inputs, program, names))
       return false;
   }
   return true;
@@ -128,22 +132,21 @@ std::optional<Side> named_signature_side(const NotedCall& call, const CallSignat
                                          const Program& program) {
   if (!sig.in_spec) return std::nullopt;
   const TreeSpec& by_place = sig.in_spec->children[0];
-  const TreeSpec by_name{TreeSpec::Type::dict, sig.in_spec->children[1].keys,
-                         sig.in_spec->children[1].children};
-  const size_t keywords = leaf_count(by_place);
+  const TreeSpec& by_name = sig.in_spec->children[1];
+  const size_t keyword_leaf = leaf_count(by_place);
   std::vector<std::string> names;
   for (size_t i = 0; i < call.args.size(); ++i) {
     const NotedValue& v = call.args[i];
     bool fits = true;
     if (i < by_place.children.size()) {
-      size_t first = 0;
-      for (size_t c = 0; c < i; ++c) first += leaf_count(by_place.children[c]);
-      fits = match_argument(v, by_place.children[i], first, sig.inputs, program, names);
+      fits = match_argument(v, by_place.children[i], first_leaf(by_place, i, 0), sig.inputs,
+                            program, names);
     } else if (std::count(by_name.keys.begin(), by_name.keys.end(), call.arg_names.at(i))) {
+      // (as a dict of the one keyword argument, matched to the dict of them all)
       fits = match_argument(json{{"dict", json::array({json::array({call.arg_names[i], v})})}},
-                            by_name, keywords, sig.inputs, program, names);
+                            by_name, keyword_leaf, sig.inputs, program, names);
     } else if (v.contains("dict")) {  // **kwargs: its items are keyword arguments
-      fits = match_argument(v, by_name, keywords, sig.inputs, program, names);
+      fits = match_argument(v, by_name, keyword_leaf, sig.inputs, program, names);
     } else {
       fits = noted_tensors(v).empty();  // a default eager filled in, as export did not record
     }
