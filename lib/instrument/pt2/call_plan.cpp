@@ -314,12 +314,13 @@ std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argu
 
 std::optional<size_t> positional_arguments(const CallSignature& told,
                                            const nlohmann::json& in_spec) {
-  if (!told.positional) return std::nullopt;
+  const auto positional = told.positional();
+  if (!positional) return std::nullopt;
   // The notes bind a call's arguments to forward's parameters, in order: those given by position
   // are the first (a *args parameter holds all the rest in one).
-  if (in_spec.is_array()) return std::min(told.positional->args, in_spec.size());
+  if (in_spec.is_array()) return std::min(positional->args, in_spec.size());
   const auto first = told.inputs.begin();
-  return std::count_if(first, first + static_cast<ptrdiff_t>(told.positional->inputs),
+  return std::count_if(first, first + static_cast<ptrdiff_t>(positional->inputs),
                        [](const Argument& a) { return a.kind == Argument::Kind::tensor; });
 }
 

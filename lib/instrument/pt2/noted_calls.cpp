@@ -95,11 +95,12 @@ bool match_argument(const NotedValue& v, const TreeSpec& spec, size_t leaf,
                     const std::vector<Argument>& inputs, const Program& program,
                     std::vector<std::string>& names) {
   using T = TreeSpec::Type;
-  if (noted_tensors(v).empty()) return true;
+  const std::vector<NotedTensor> tensors = noted_tensors(v);
+  if (tensors.empty()) return true;
   if (v.contains("tensor")) {
     if (spec.type != T::leaf || inputs.at(leaf).kind != Argument::Kind::tensor) return false;
     const std::string& name = inputs[leaf].names.at(0);
-    if (!same_shape(noted_tensors(v).at(0).shape, program, name)) return false;
+    if (!same_shape(tensors[0].shape, program, name)) return false;
     names.push_back(name);
     return true;
   }

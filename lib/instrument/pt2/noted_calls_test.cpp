@@ -30,6 +30,16 @@ Node node(const std::string& name, const std::string& in, const std::string& pat
   return n;
 }
 
+// A signature's in_spec of one leaf per argument: `by_place` positional, `by_name` keyword.
+TreeSpec arguments(const std::vector<std::string>& by_place,
+                   const std::vector<std::string>& by_name) {
+  using T = TreeSpec::Type;
+  return {T::tuple,
+          {},
+          {{T::tuple, {}, std::vector<TreeSpec>(by_place.size())},
+           {T::dict, by_name, std::vector<TreeSpec>(by_name.size())}}};
+}
+
 json tensor(int id, int version = 0) {
   return {{"tensor", id}, {"shape", {2, 3}}, {"dtype", "float32"}, {"version", version}};
 }
@@ -179,7 +189,7 @@ TEST_CASE("a call's signature tells which of its arguments were passed by positi
     n.notes.calls[3].args = {tensor(1), {{"const", nullptr}}};
     n.notes.calls[3].arg_names = {"input", "scale"};
     n.program.call_signatures["act"] = {{tensor_arg("linear"), none}, {tensor_arg("relu")}};
-    n.program.call_signatures["act"].positional = CallSignature::Positional{0, 0};
+    n.program.call_signatures["act"].in_spec = arguments({}, {"input", "scale"});
     const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
     CHECK(plan.calls[3].in_spec.size() == 2);
     CHECK(plan.calls[3].positional == 0);
@@ -190,7 +200,7 @@ TEST_CASE("a call's signature tells which of its arguments were passed by positi
     n.notes.calls[3].arg_names = {"input", "scale", "mask"};
     n.program.call_signatures["act"] = {{tensor_arg("linear"), none, tensor_arg("x")},
                                         {tensor_arg("relu")}};
-    n.program.call_signatures["act"].positional = CallSignature::Positional{2, 2};
+    n.program.call_signatures["act"].in_spec = arguments({"input", "scale"}, {"mask"});
     CHECK(plan_calls(n.program, n.tree, &n.notes).calls[3].positional == 2);  // y, None
     const CallPlan plain = plan_calls(n.program, n.tree);
     CHECK(plain.calls[2].inputs == std::vector<std::string>{"linear", "x"});
@@ -216,7 +226,6 @@ TEST_CASE("a call's signature gives its arguments by place and by name, eager's 
   // recorded a mask tensor (transformers makes one only when exporting) where eager gave None,
   // and its in_spec is ((y,), {"mask", "pos", "extra"}); eager hooks see y, x, x.
   Net n = net();
-  const TreeSpec leaf;
   n.notes.calls[3].args = {tensor(1),
                            {{"const", nullptr}},
                            tensor(0),
@@ -225,12 +234,7 @@ TEST_CASE("a call's signature gives its arguments by place and by name, eager's 
   CallSignature& sig = n.program.call_signatures["act"];
   sig = {{tensor_arg("linear"), tensor_arg("relu"), tensor_arg("x"), tensor_arg("x")},
          {tensor_arg("relu")}};
-  sig.in_spec =
-      TreeSpec{TreeSpec::Type::tuple,
-               {},
-               {TreeSpec{TreeSpec::Type::tuple, {}, {leaf}},
-                TreeSpec{TreeSpec::Type::dict, {"mask", "pos", "extra"}, {leaf, leaf, leaf}}}};
-  sig.positional = CallSignature::Positional{1, 1};
+  sig.in_spec = arguments({"input"}, {"mask", "pos", "extra"});
   SUBCASE("placed argument by argument") {
     const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
     CHECK(plan.calls[3].inputs == std::vector<std::string>{"linear", "x", "x"});

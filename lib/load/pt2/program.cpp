@@ -66,6 +66,11 @@ std::vector<std::string> value_names(const Argument& argument) {
   return out;
 }
 
+std::optional<CallSignature::Positional> CallSignature::positional() const {
+  if (!in_spec) return std::nullopt;
+  return Positional{in_spec->children[0].children.size(), leaf_count(in_spec->children[0])};
+}
+
 size_t leaf_count(const TreeSpec& spec) {
   if (spec.type == TreeSpec::Type::leaf) return 1;
   size_t n = 0;

@@ -149,17 +149,18 @@ struct TreeSpec {
 struct CallSignature {
   std::vector<Argument> inputs;
   std::vector<Argument> outputs;
-  // How forward got its arguments (the signature's in_spec, the pytree of its (args, kwargs)):
-  // how many it was given by position, and how many of `inputs` those flatten to (the first
-  // ones; the rest are its keyword arguments'). nullopt when the archive does not tell.
+  // How forward got its arguments (the signature's in_spec, the pytree of its (args, kwargs)),
+  // when it tells that much (a tuple of the positional arguments, a dict of the keyword ones, its
+  // leaves `inputs`): which inputs each argument flattens to, by place or name.
+  std::optional<TreeSpec> in_spec;
+  // From in_spec: how many arguments forward was given by position, and how many of `inputs`
+  // those flatten to (the first ones; the rest are its keyword arguments'). nullopt when the
+  // archive does not tell.
   struct Positional {
     size_t args = 0;
     size_t inputs = 0;
   };
-  std::optional<Positional> positional;
-  // The in_spec itself when it tells that much (a tuple of the positional arguments, a dict of the
-  // keyword ones, its leaves `inputs`): which inputs each argument flattens to, by place or name.
-  std::optional<TreeSpec> in_spec;
+  std::optional<Positional> positional() const;
 };
 
 // How many values `spec` flattens to: its leaves.

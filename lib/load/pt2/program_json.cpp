@@ -406,9 +406,6 @@ CallSignature call_signature(const json& signature) {
   for (const json& a : signature.at("outputs"))
     s.outputs.push_back(argument(a, "signature output"));
   s.in_spec = arguments_in_spec(signature, s.inputs.size());
-  if (s.in_spec)
-    s.positional = CallSignature::Positional{s.in_spec->children[0].children.size(),
-                                             leaf_count(s.in_spec->children[0])};
   return s;
 }
 

@@ -228,14 +228,14 @@ TEST_CASE("a signature's in_spec tells which of its inputs were passed by positi
                                                           entry("c", call, 3),
                                                           entry("d", int_keys, 1)});
   const Program p = parse_program(doc, "m.pt2");
-  REQUIRE(p.call_signatures.at("a").positional);
-  CHECK(p.call_signatures.at("a").positional->args == 2);
-  CHECK(p.call_signatures.at("a").positional->inputs == 3);
-  REQUIRE(p.call_signatures.at("b").positional);
-  CHECK(p.call_signatures.at("b").positional->args == 0);
-  CHECK(p.call_signatures.at("b").positional->inputs == 0);
-  CHECK_FALSE(p.call_signatures.at("c").positional);  // 4 leaves for 3 inputs
-  CHECK_FALSE(p.call_signatures.at("d").positional);
+  REQUIRE(p.call_signatures.at("a").positional());
+  CHECK(p.call_signatures.at("a").positional()->args == 2);
+  CHECK(p.call_signatures.at("a").positional()->inputs == 3);
+  REQUIRE(p.call_signatures.at("b").positional());
+  CHECK(p.call_signatures.at("b").positional()->args == 0);
+  CHECK(p.call_signatures.at("b").positional()->inputs == 0);
+  CHECK_FALSE(p.call_signatures.at("c").positional());  // 4 leaves for 3 inputs
+  CHECK_FALSE(p.call_signatures.at("d").positional());
 }
 
 TEST_CASE("a module stack's entries, strict export's _export_root wrapper left out") {
