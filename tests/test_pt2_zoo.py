@@ -8,6 +8,7 @@ summary's table is torchinfo's at depths 1, 3 and 99 with every column, record's
 eager hooks'. modrec.export keeps every call's signature (the archive's module_call_graph), which
 places the calls that run no operator (docs/export-notes.md). The models are scripts/models.py's
 EXPORT_MODELS, exported once into a temporary directory."""
+import json
 import os
 import re
 import shutil
@@ -29,12 +30,45 @@ import modrec  # noqa: E402
 NAMES = ("TimmViT", "TimmConvNeXt", "TimmEfficientNet", "TimmRegNet", "TimmMobileViT", "T5",
          "KeywordCallsNet", "WeightNormNet")
 ALL_COLUMNS = "input_size,output_size,num_params,params_percent,kernel_size,mult_adds,trainable"
-# Hugging Face's T5 calls its stacks with keyword arguments only, for which torchinfo prints "--"
-# as the input size. The signatures modrec.export keeps tell which arguments were positional; a
-# plain archive has none, and modrec prints the first tensor's shape (docs/export-notes.md), so
-# its tables leave that column out.
+# Calls given keyword arguments only (Hugging Face's T5 calls its stacks so), for which torchinfo
+# prints "--" as the input size. The signatures modrec.export keeps tell which arguments were
+# positional; a plain archive has none, and modrec prints the first tensor's shape, with a warning
+# naming those calls (docs/export-notes.md).
 KEYWORD_CALLS = ("T5",)
-PLAIN_COLUMNS = ALL_COLUMNS.replace("input_size,", "")
+
+
+def warned_paths(err):
+    """The module paths --log-format json's warnings name, by the column they say is not told:
+    Input Shape (which arguments were keywords) and Output Shape (a result's structure)."""
+    warned = {"Input Shape": set(), "Output Shape": set()}
+    for line in err.splitlines():
+        message = json.loads(line)["message"]
+        for column in warned:
+            if f"their {column}" in message:
+                listed = message.partition("): ")[2].partition("; their")[0]
+                warned[column].update(listed.split(", "))
+    return warned
+
+
+def differing_cells(out, want):
+    """(column title, modrec's cell, torchinfo's cell, torchinfo's row) of each cell that differs
+    between two tables of the same rows and columns."""
+    header = next(l for l in want.splitlines() if l.startswith("Layer (type"))
+    titles = [t.strip() for t in re.findall(r"\S+(?: \S+)*\s*", header)]
+    starts = [header.index(t) for t in titles] + [None]
+    got_lines, want_lines = out.splitlines(), want.splitlines()
+    assert len(got_lines) == len(want_lines), (out, want)
+    cells = []
+    for got, row in zip(got_lines, want_lines):
+        if got == row or not row.startswith(("├", "│", "└")):
+            assert got == row, (got, row)
+            continue
+        for title, a, b in zip(titles, starts, starts[1:]):
+            if got[a:b].strip() != row[a:b].strip():
+                cells.append((title, got[a:b].strip(), row[a:b].strip(), row))
+    return cells
+
+
 class Zoo(RecordComparison):
     @classmethod
     def setUpClass(cls):
@@ -100,16 +134,32 @@ class Zoo(RecordComparison):
                 totals = re.compile(r"^(?:Total|Trainable|Non-trainable) params.*$", re.M)
                 self.assertEqual(totals.findall(out), totals.findall(want))
 
-    def test_plain_encoder_decoders_are_torchinfos(self):
-        # Every module of T5 runs an operator but its never-called ModuleLists, which a plain
-        # archive shows as Module (README, torch.export archives).
+    def test_plain_archives_differ_only_where_a_warning_says(self):
+        # A plain archive keeps no call signatures: which arguments were keywords (torchinfo's
+        # Input Shape "--") nor a result's structure (T5's ModelOutput: its last value). The
+        # table is torchinfo's but in those cells, of the rows a warning names; every module runs
+        # an operator but T5's never-called ModuleLists, shown as Module (README).
         for name in KEYWORD_CALLS:
             for depth in ("1", "3", "99"):
                 with self.subTest(name, depth=depth):
-                    args = ("--input", self.inputs[name], "--columns", PLAIN_COLUMNS,
+                    args = ("--input", self.inputs[name], "--columns", ALL_COLUMNS,
                             "--depth", depth)
-                    out = run("summary", self.plain[name], *args)[0]
-                    self.assertEqual(out, untyped(torchinfo_table(name, self.plain[name], *args)))
+                    out, err = run("--log-format", "json", "summary", self.plain[name], *args)
+                    want = untyped(torchinfo_table(name, self.plain[name], *args))
+                    warned = warned_paths(err)
+                    names = run("summary", self.plain[name], *args, "--row-settings",
+                                "var_names")[0].splitlines()
+                    cells = differing_cells(out, want)
+                    self.assertTrue(cells)  # the models' keyword calls differ
+                    for column, got, cell, row in cells:
+                        self.assertIn(column, warned, row)
+                        if column == "Input Shape":
+                            self.assertEqual(cell, "--", row)
+                        # the row's module, by its var name: "├─T5Stack (encoder)"
+                        line = names[want.splitlines().index(row)]
+                        var = re.findall(r"\((\w+)\)", line)[-1]
+                        self.assertTrue(any(p.split(".")[-1] == var for p in warned[column]),
+                                        (row, warned[column]))
 
     def test_signatures_tell_keyword_calls(self):
         # A plain archive exported with every module's signature (preserve_module_call_signature,

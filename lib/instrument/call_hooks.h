@@ -40,6 +40,10 @@ class CallHooks {
   // what a forward hook's `inputs` holds, by which torchinfo sizes the call's input. The call's
   // arguments are still all of enter's, as a forward pre-hook with_kwargs sees them.
   virtual void positional_arguments(int call, const std::vector<c10::IValue>& positional) {}
+  // Right after enter(call), when the file does not keep which of the call's arguments eager
+  // forward was given by keyword (`keywords`), or its result's structure (`structure`): a .pt2
+  // archive's call whose signature it lacks. Its arguments and result are then its tensors, flat.
+  virtual void untold_signature(int call, bool keywords, bool structure) {}
 };
 
 }  // namespace modrec

@@ -10,6 +10,7 @@
 #include "summary/exports.h"
 #include "summary/rows.h"
 #include "summary/table.h"
+#include "summary/untold_shapes.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/stopwatch.h"
@@ -122,6 +123,7 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
       job.inputs.given() ? traced_pass(session, job, input_bytes) : session.model->static_trace();
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
   const ModuleTree& tree = session.model->tree();
+  warn_untold_shapes(untold_shapes(trace, tree, job.summary), job.model.path);
   write(summarize(tree, trace, input_bytes), tree, session.signature, job, out);
   log::debug("timing: format ", log::seconds(clock.lap()), " s");
 }

@@ -40,6 +40,11 @@ struct Call {
   // forward created.
   int64_t flops_forward = 0;
   int64_t flops_backward = 0;
+  // What the file does not keep of the call (a .pt2 archive's call without a signature): which
+  // arguments eager forward was given by keyword (`inputs` takes them all as positional), and
+  // the structure of its result (`outputs` is its tensors, a tuple in the order they were made).
+  bool keywords_untold = false;
+  bool structure_untold = false;
 };
 
 // Calls in the order they started (a forward pre-hook's order); calls[0] is the root's when

@@ -35,6 +35,10 @@ class Tee : public CallHooks {
     trace_.positional_arguments(call, positional);
     guarded([&] { a_.positional_arguments(call, positional); });
   }
+  void untold_signature(int call, bool keywords, bool structure) override {
+    trace_.untold_signature(call, keywords, structure);
+    guarded([&] { a_.untold_signature(call, keywords, structure); });
+  }
   std::exception_ptr hook_error() const { return hook_error_; }
 
  private:

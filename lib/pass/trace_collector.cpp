@@ -15,6 +15,11 @@ void TraceCollector::positional_arguments(int index, const std::vector<c10::IVal
   trace_.calls[index].inputs = args_meta(positional);
 }
 
+void TraceCollector::untold_signature(int index, bool keywords, bool structure) {
+  trace_.calls[index].keywords_untold = keywords;
+  trace_.calls[index].structure_untold = structure;
+}
+
 c10::IValue TraceCollector::leave(int index, int, const c10::IValue& output) {
   open_.pop_back();
   Call& call = trace_.calls[index];

@@ -11,6 +11,7 @@ class TraceCollector : public CallHooks {
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   // The call's input (Call::inputs) is its positional arguments'.
   void positional_arguments(int call, const std::vector<c10::IValue>& positional) override;
+  void untold_signature(int call, bool keywords, bool structure) override;
 
   const CallTrace& trace() const { return trace_; }
   CallTrace take() { return std::move(trace_); }

@@ -229,6 +229,8 @@ class GraphRun {
     forward_.hooks.enter(ids_[call], planned.module, args);
     if (!planned.untold_inputs.empty() || !planned.untold_outputs.empty())
       forward_.hooks.untold_gradients(ids_[call], planned.untold_inputs, planned.untold_outputs);
+    if (!planned.positional || !planned.out_spec)
+      forward_.hooks.untold_signature(ids_[call], !planned.positional, !planned.out_spec);
     if (planned.positional && *planned.positional < args.size())
       forward_.hooks.positional_arguments(
           ids_[call], {args.begin(), args.begin() + static_cast<ptrdiff_t>(*planned.positional)});

@@ -71,6 +71,10 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_meta(
 // Elementwise activations (ReLU, Hardswish; ReLU6 is hardtanh): self's shape and dtype.
 Tensor elementwise_meta(const Tensor& self) { return at::empty_like(self); }
 Tensor& elementwise_inplace_meta(Tensor& self) { return self; }
+// abs (T5's relative position buckets): a complex tensor's is real.
+Tensor abs_meta(const Tensor& self) {
+  return at::empty_like(self, self.options().dtype(c10::toRealValueType(self.scalar_type())));
+}
 Tensor hardtanh_meta(const Tensor& self, const at::Scalar& /*min*/, const at::Scalar& /*max*/) {
   return at::empty_like(self);
 }
@@ -196,6 +200,7 @@ void register_all(torch::Library& m) {
   m.impl("_convolution", traced_convolution_meta);
   m.impl("convolution_backward", convolution_backward_meta);
   m.impl("relu", elementwise_meta);
+  m.impl("abs", abs_meta);
   m.impl("relu_", elementwise_inplace_meta);
   m.impl("hardswish", elementwise_meta);
   m.impl("hardswish_", elementwise_inplace_meta);

@@ -30,6 +30,8 @@ TEST_CASE("the meta kernels give the CPU kernels' shapes and dtypes") {
   check_like(at::relu(meta(x)), at::relu(x));
   check_like(at::hardtanh(meta(x), 0, 6), at::hardtanh(x, 0, 6));
   check_like(at::hardswish(meta(x)), at::hardswish(x));
+  for (const at::Tensor& t : {x, x.to(at::kLong), at::complex(x, x)})
+    check_like(at::abs(meta(t)), at::abs(t));
   check_like(at::_prelu_kernel(meta(x), meta(at::rand({3, 1, 1}))),
              at::_prelu_kernel(x, at::rand({3, 1, 1})));
   check_like(at::reflection_pad2d(meta(x), {1, 2, 3, 0}), at::reflection_pad2d(x, {1, 2, 3, 0}));
