@@ -9,10 +9,16 @@ archive with notes). Tables: `modrec summary --input X --columns <all>` at depth
 against torchinfo 1.8's (scripts/torchinfo_table.py) on both archives. Captures: `modrec record
 --layers all` of the noted archive against eager hooks (scripts/oracle.py record), input, output,
 grad_input and grad_output, tensor for tensor (rtol 1e-4, atol 1e-5); gradients modrec refuses
-and lists under no_gradient (a documented limit of the archive) are counted apart. Prints a line per model and
-the totals; a table that differs prints its first differing line, with modrec's warnings."""
+and lists under no_gradient (a documented limit of the archive) are counted apart. A table that
+differs only where modrec's warnings say the archive does not keep what torchinfo shows (a
+module's class, keyword arguments, a result's structure: the rows and cells of the modules they
+name, and the activations' size) is counted apart as warned. Prints a line per model and the
+totals; a table that differs otherwise prints its first differing line and the first
+differences no warning said."""
 import argparse
+import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -51,19 +57,86 @@ def first_difference(mine, want):
     return "line counts differ"
 
 
-def tables(name, archive, x):
-    """(equal, compared, notes on the first difference)."""
-    equal, problems = 0, []
+def warned(err):
+    """The module paths modrec's warnings (--log-format json: every path) name, by what they say
+    the archive does not keep: a module's class (and an Identity's call), which arguments were
+    keywords (Input Shape), a result's structure (Output Shape)."""
+    paths = {"class": set(), "Input Shape": set(), "Output Shape": set()}
+    for line in err.splitlines():
+        message = json.loads(line)["message"]
+        listed = set(message.partition("): ")[2].partition("; ")[0].split(", "))
+        if "run no operator" in message:
+            paths["class"] |= listed
+        for column in ("Input Shape", "Output Shape"):
+            if f"their {column}" in message:
+                paths[column] |= listed
+    return paths
+
+
+def rows_by_path(table, paths):
+    """{path: [row line, ...]} of a table whose rows are the lines from the fourth on, and the
+    other lines (header, totals)."""
+    lines = table.splitlines()
+    rows = {}
+    for path, line in zip(paths, lines[3:]):
+        rows.setdefault(path, []).append(line)
+    return rows, lines[:3] + lines[3 + len(paths):]
+
+
+def unwarned(mine, mine_paths, want, want_paths, said):
+    """The differences between modrec's table and torchinfo's that no warning said (`said`:
+    warned()'s): a row missing or added, a cell differing, a total."""
+    header = want.splitlines()[1]
+    titles = re.split(r"\s{2,}", header.strip())
+    starts = [header.index(t) for t in titles] + [None]
+    mine_rows, mine_rest = rows_by_path(mine, mine_paths)
+    want_rows, want_rest = rows_by_path(want, want_paths)
+    out = []
+    for path in dict.fromkeys(want_paths + mine_paths):
+        got, expected = mine_rows.get(path, []), want_rows.get(path, [])
+        if len(got) != len(expected) and path not in said["class"]:
+            out.append(f"{path}: {len(got)} rows, torchinfo {len(expected)}")
+        for a, b in zip(got, expected):
+            for title, start, end in zip(titles, starts, starts[1:]):
+                cell, theirs = a[start:end].strip(), b[start:end].strip()
+                if title.startswith("Layer"):  # the class; depth-idx shifts with a missing row
+                    cell, theirs = (re.sub(r"^[│├└─ ]*", "", c).split(":")[0]
+                                    for c in (cell, theirs))
+                    warned_here = path in said["class"]
+                else:
+                    warned_here = path in said.get(title, ())
+                if cell != theirs and not warned_here:
+                    out.append(f"{path}: {title} {cell}, torchinfo {theirs}")
+    # A missing Identity's output, a result sized by another tensor: the activations' total.
+    sizes = ("Forward/backward pass size", "Estimated Total Size")
+    for a, b in zip(mine_rest, want_rest):
+        if a != b and not (any(said.values()) and a.startswith(sizes)):
+            out.append(f"{a} | torchinfo {b}")
+    return out
+
+
+def tables(name, archive, x, out):
+    """(equal, compared, notes on the first difference, warned): a table that differs only where
+    a warning says the archive does not keep what torchinfo shows is warned."""
+    equal, warned_only, problems = 0, 0, []
+    row_paths = os.path.join(out, "rows.json")
     for depth in DEPTHS:
         args = ("--input", x, "--columns", COLUMNS, "--depth", depth)
-        mine, err = run("summary", archive, *args, code=None)
-        want = torchinfo_table(name, archive, *args)
+        mine, err = run("--log-format", "json", "summary", archive, *args, code=None)
+        want = torchinfo_table(name, archive, *args, "--row-paths", row_paths)
         if mine == want:
             equal += 1
+            continue
+        want_paths = load_json(out, "rows.json")["paths"]
+        rows = json.loads(run("summary", archive, *args, "--format", "json")[0])["rows"]
+        mine_paths = [r["path"] for r in rows if r["depth"] <= int(depth)]  # the printed rows
+        left = unwarned(mine, mine_paths, want, want_paths, warned(err))
+        if not left:
+            warned_only += 1
         elif not problems:
             problems.append(f"depth {depth}: {first_difference(mine, want)}")
-            problems += [f"      {line}" for line in err.splitlines() if line][:4]
-    return equal, len(DEPTHS), problems
+            problems += [f"      not warned: {d}" for d in left[:4]]
+    return equal, len(DEPTHS), problems, warned_only
 
 
 def captures(name, archive, x):
@@ -89,12 +162,16 @@ def captures(name, archive, x):
     return len(results) - len(mismatches), len(results), mismatches[:3] + notes
 
 
+def with_warned(count):
+    return f" (+{count} differing only where a warning says)" if count else ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", default=list(ZOO_MODELS))
     parser.add_argument("--no-captures", action="store_true")
     args = parser.parse_args()
-    totals = {key: [0, 0] for key in ("noted tables", "plain tables", "captures")}
+    totals = {key: [0, 0, 0] for key in ("noted tables", "plain tables", "captures")}
     for name in args.only:
         out, start = tempfile.mkdtemp(prefix="zoo-"), time.time()
         try:
@@ -104,25 +181,25 @@ def main():
                 print(f"{name}: not exported ({type(e).__name__}: {str(e).splitlines()[0][:150]})")
                 continue
             try:
-                results = {"noted tables": tables(name, noted, x),
-                           "plain tables": tables(name, plain, x)}
+                results = {"noted tables": tables(name, noted, x, out),
+                           "plain tables": tables(name, plain, x, out)}
                 if not args.no_captures:
-                    results["captures"] = captures(name, noted, x)
+                    results["captures"] = captures(name, noted, x) + (0,)
             except Exception as e:  # the oracle's failure: say so, and go on
                 print(f"{name}: the oracle failed ({type(e).__name__}: {str(e)[:150]})")
                 continue
             cells = []
-            for key, (equal, compared, problems) in results.items():
-                totals[key][0] += equal
-                totals[key][1] += compared
-                cells.append(f"{key} {equal}/{compared}")
+            for key, (equal, compared, _, warned_only) in results.items():
+                totals[key] = [t + n for t, n in zip(totals[key], (equal, compared, warned_only))]
+                cells.append(f"{key} {equal}/{compared}" + with_warned(warned_only))
             print(f"{name}: {', '.join(cells)} ({time.time() - start:.0f} s)", flush=True)
-            for key, (_, _, problems) in results.items():
+            for key, (_, _, problems, _) in results.items():
                 for problem in problems:
                     print(f"    {key}: {problem}")
         finally:
             shutil.rmtree(out, True)
-    print("total: " + ", ".join(f"{key} {e}/{c}" for key, (e, c) in totals.items() if c))
+    print("total: " + ", ".join(f"{key} {e}/{c}{with_warned(w)}"
+                                for key, (e, c, w) in totals.items() if c))
 
 
 if __name__ == "__main__":

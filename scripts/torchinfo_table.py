@@ -3,7 +3,7 @@
 
     torchinfo_table.py MODEL [--weights model.pt] [--input FILE ...] [--columns a,b]
                        [--depth N] [--row-settings a,b] [--grad] [--keyword-only FILE]
-                       [--kwargs FILE]
+                       [--row-paths FILE] [--kwargs FILE]
 
 Prints torchinfo.summary(model, input_data=..., col_names=..., depth=..., row_settings=...,
 verbose=0, mode="eval") as verbose=1 would print it, the unit of "Total mult-adds" written as
@@ -20,6 +20,9 @@ printed table (0-based, as str.splitlines() numbers them) whose call got all its
 torchinfo's hooks see no positional argument there and it prints "--" as the input size;
 "shape" is the first tensor among the call's arguments in the order of the module's forward
 signature (what TorchScript, which keeps no keywords, passes first).
+
+--row-paths FILE writes JSON {"paths": [...]}: each printed row's module path, in order (a module
+at several paths by its last, under which torchinfo's hooks report it).
 """
 import argparse
 import contextlib
@@ -66,6 +69,7 @@ def table(argv: Optional[List[str]] = None) -> str:
     parser.add_argument("--row-settings", default="depth")
     parser.add_argument("--grad", action="store_true")
     parser.add_argument("--keyword-only", metavar="FILE")
+    parser.add_argument("--row-paths", metavar="FILE")
     parser.add_argument("--kwargs", metavar="FILE",
                         help="torch.save'd dict passed to torchinfo.summary as **kwargs")
     args = parser.parse_args(argv)
@@ -124,10 +128,14 @@ def table(argv: Optional[List[str]] = None) -> str:
         FormattingOptions.layer_info_to_row = to_row
         Units.__format__ = unit_format  # type: ignore[method-assign]
 
+    first_row = 3  # divider, header, divider
+    if args.row_paths:
+        paths = {id(m): path for path, m in model.named_modules(remove_duplicate=False)}
+        with open(args.row_paths, "w") as f:
+            json.dump({"paths": [paths[id(info.module)] for info in shown]}, f)
     if args.keyword_only:
         keyword_only = {id(info): call for info, call in zip(call_infos, calls)
                         if call["keyword_only"]}
-        first_row = 3  # divider, header, divider
         lines = [{"line": first_row + i, "shape": keyword_only[id(info)]["shape"]}
                  for i, info in enumerate(shown) if id(info) in keyword_only]
         with open(args.keyword_only, "w") as f:

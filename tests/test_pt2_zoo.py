@@ -15,6 +15,7 @@ import shutil
 import sys
 import tempfile
 import unittest
+import warnings
 
 import torch
 
@@ -237,15 +238,19 @@ class CondWithNotes(RecordComparison):
 
     def test_a_non_strict_exports_taken_branch_is_torchinfos_and_eager_hooks(self):
         # torch.cond's branches in a non-strict export have no module stacks and export refuses
-        # the signatures there (modrec.export warns and exports without): modrec.export lends
-        # the branches a strict export's stacks (docs/export-notes.md), and the branch that runs
-        # has its rows, whichever it is; the other's modules are never called.
+        # the signatures of the modules they call: modrec.export lends the branches a strict
+        # export's stacks (docs/export-notes.md), which tell those modules, and keeps the others'
+        # signatures. The branch that runs has its rows, whichever it is; the other's modules
+        # are never called.
         out = tempfile.mkdtemp(prefix="pt2-cond-")
         self.addCleanup(shutil.rmtree, out, True)
         path = os.path.join(out, "CondNet.notes.pt2")
         args = models.example_inputs("CondNet")
-        with self.assertWarnsRegex(UserWarning, "signatures are not kept"):
-            modrec.export(models.build("CondNet"), args, path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UserWarning)
+            program = modrec.export(models.build("CondNet"), args, path)
+        kept = [e.fqn for e in program.module_call_graph if e.signature]
+        self.assertEqual(kept, ["", "head"])
         for tag, x in (("false", args[0]), ("true", -args[0])):  # the example takes `br`
             x = save(out, tag, x)
             for depth in ("1", "3"):
@@ -255,6 +260,29 @@ class CondWithNotes(RecordComparison):
                 self.assertNotIn("modrec-notes", err)
                 self.assertNotIn("cannot be placed", err)
             self.compare("CondNet", [x], model=path, weights=path)
+
+
+class LoopsWithNotes(RecordComparison):
+    def test_while_loops_and_maps_bodies_are_torchinfos_and_eager_hooks(self):
+        # The body's calls, one a step (while_loop) or a slice (map), planned when it runs, in
+        # either export: a non-strict one's body stacks are lent by a strict export on the side.
+        # They are called positionally, as the Input Shape warning cannot tell.
+        out = tempfile.mkdtemp(prefix="pt2-loops-")
+        self.addCleanup(shutil.rmtree, out, True)
+        for name in ("WhileLoopNet", "MapNet"):
+            args = models.example_inputs(name)
+            x = save(out, name, args[0])
+            for strict in (False, True):
+                path = os.path.join(out, f"{name}.{strict}.notes.pt2")
+                modrec.export(models.build(name), args, path, strict=strict)
+                for depth in ("1", "3"):
+                    with self.subTest(name, strict=strict, depth=depth):
+                        summary = ("--input", x, "--columns", ALL_COLUMNS, "--depth", depth)
+                        table, err = run("summary", path, *summary)
+                        self.assertEqual(table, torchinfo_table(name, path, *summary))
+                        self.assertNotIn("modrec-notes", err)
+                with self.subTest(name, strict=strict):
+                    self.compare(name, [x], model=path, weights=path)
 
 if __name__ == "__main__":
     main()

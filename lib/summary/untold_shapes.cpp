@@ -21,7 +21,7 @@ UntoldShapes untold_shapes(const CallTrace& trace, const ModuleTree& tree,
   for (const Call& call : trace.calls) {
     const Module& module = tree.modules[call.module];
     if (module.depth > options.depth) continue;  // no row
-    if (call.keywords_untold && shows(Column::input_size) && !call.inputs.tensors.empty())
+    if (call.keywords_untold && shows(Column::input_size))
       add_once(untold.inputs, module.path);
     if (call.structure_untold && shows(Column::output_size) && call.outputs.tensors.size() > 1)
       add_once(untold.outputs, module.path);
@@ -33,8 +33,8 @@ void warn_untold_shapes(const UntoldShapes& untold, const std::string& path) {
   if (!untold.inputs.empty())
     log::warn(path, ": calls the file keeps no signature for (", untold.inputs.size(),
               "): ", log::listed(untold.inputs),
-              "; their Input Shape takes every tensor as positional, where torchinfo shows -- for "
-              "keywords only; modrec.export keeps which were keywords");
+              "; their Input Shape is the first tensor they read, where torchinfo shows forward's "
+              "first positional argument (-- for keywords only); modrec.export keeps them");
   if (!untold.outputs.empty())
     log::warn(path, ": calls returning several tensors the file keeps no structure for (",
               untold.outputs.size(), "): ", log::listed(untold.outputs),

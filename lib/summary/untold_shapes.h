@@ -1,8 +1,9 @@
 // The shape cells a file cannot vouch for (Call::keywords_untold, Call::structure_untold: a .pt2
-// archive's calls without a signature), among the rows and columns a table shows: Input Shape of
-// a call given tensors, where torchinfo shows `--` for one given keyword arguments only; Output
-// Shape of a call returning several tensors, where torchinfo sizes the first returned, or a
-// dict's last value, not the first made. Said in one warning each, so that a table differing from
+// archive's calls without a signature), among the rows and columns a table shows: Input Shape,
+// the first tensor the call's operators read, where torchinfo shows forward's first positional
+// argument, used or not (`--` for a call given keyword arguments only); Output Shape of a call
+// returning several tensors, where torchinfo sizes the first returned, or a dict's last value,
+// not the first made. Said in one warning each, so that a table differing from
 // torchinfo's there says why.
 #pragma once
 #include <string>

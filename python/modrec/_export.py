@@ -194,12 +194,37 @@ def _flattens(value: dict) -> bool:
     return all(_flattens(v) for v in items)
 
 
-def _export_keeping_calls(model: Any, args: tuple, calls: list, **options: Any) -> Any:
+def _stack_paths(text: str) -> set:
+    """The module paths of a stack text (_stack_text's), strict export's "_export_root" wrapper
+    of the exported module left out ("_export_root.a" is "a")."""
+    paths = {entry.split(",")[1] for entry in text.split(";") if entry}
+    return {p.removeprefix("_export_root").removeprefix(".") for p in paths}
+
+
+def _subgraph_modules(program: Any, lent: dict) -> set:
+    """The paths of the modules called inside higher-order operators' subgraphs (torch.cond's
+    branches, while_loop's and map's bodies): the stack entries their nodes carry, or are `lent`
+    (_subgraph_stacks), beyond those of the operator's own node."""
+    nodes = {n.name: n for n in program.graph_module.graph.nodes}
+    paths = set()
+    for name, graphs in _subgraphs(program.graph_module):
+        inside = set()
+        for i, graph in enumerate(graphs):
+            for n in graph:
+                inside |= _stack_paths(lent[name][i].get(n.name, "") if name in lent
+                                       else _stack_text(n))
+        paths |= inside - _stack_paths(_stack_text(nodes[name]))
+    return paths
+
+
+def _export_keeping_calls(model: Any, args: tuple, calls: list, strict: bool,
+                          **options: Any) -> tuple:
     """torch.export.export keeping the call signatures (which graph values its arguments and
     result are: the archive's module_call_graph) of every submodule whose eager `calls` hold
     tensors, constants and containers only, which places the calls that run no operator exactly;
-    the graph is the same. Where export cannot keep them (a module called inside torch.cond's
-    branches), the plain export, and the notes alone place those calls."""
+    the graph is the same. Export keeps none of a module called inside a higher-order operator's
+    subgraph (torch.cond's branches): those are left out, and the notes alone place their calls.
+    Returns the program and the stacks lent to its subgraphs (_subgraph_stacks)."""
     import torch
 
     objects = {c["path"] for c in calls
@@ -208,13 +233,27 @@ def _export_keeping_calls(model: Any, args: tuple, calls: list, **options: Any) 
     # the path it was made through
     names = tuple(name for name, _ in model.named_modules(remove_duplicate=False)
                   if name and name not in objects)
+
+    def exported(kept: tuple) -> Any:
+        program = torch.export.export(model, args, preserve_module_call_signature=kept,
+                                      strict=strict, **options)
+        return program, {} if strict else _subgraph_stacks(model, args, program, **options)
+
     try:
-        return torch.export.export(model, args, preserve_module_call_signature=names, **options)
-    except Exception as e:  # noqa: BLE001 - any refusal: export as torch.export would
-        warnings.warn(f"modrec.export: the module calls' signatures are not kept ({type(e).__name__}:"
-                      f" {str(e).splitlines()[0][:160]}); the notes alone place the calls",
-                      stacklevel=3)
-    return torch.export.export(model, args, **options)
+        return exported(names)
+    except Exception as e:  # noqa: BLE001 - a refusal: keep those outside subgraphs
+        refusal = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
+    program, lent = exported(())
+    inside = _subgraph_modules(program, lent)
+    kept = tuple(n for n in names if not any(n == p or n.startswith(p + ".") for p in inside))
+    try:
+        if inside and kept:
+            return exported(kept)
+    except Exception:  # noqa: BLE001 - refused again: none kept, as export alone would
+        pass
+    warnings.warn(f"modrec.export: the module calls' signatures are not kept ({refusal}); the "
+                  "notes alone place the calls", stacklevel=3)
+    return program, lent
 
 
 def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
@@ -226,11 +265,10 @@ def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
 
     args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
     noted = notes(model, args, kwargs)
-    program = _export_keeping_calls(model, args, noted["calls"], kwargs=kwargs,
-                                    dynamic_shapes=dynamic_shapes, strict=strict)
+    program, lent = _export_keeping_calls(model, args, noted["calls"], strict, kwargs=kwargs,
+                                          dynamic_shapes=dynamic_shapes)
     if not strict:
-        noted["subgraph_stacks"] = _subgraph_stacks(model, args, program, kwargs=kwargs,
-                                                    dynamic_shapes=dynamic_shapes)
+        noted["subgraph_stacks"] = lent
     text = json.dumps(noted, separators=(",", ":"))
     torch.export.save(program, path, extra_files={NOTES_FILE: text})
     return program
