@@ -74,21 +74,24 @@ def warned(err):
 
 
 def rows_by_path(table, paths):
-    """{path: [row line, ...]} of a table whose rows are the lines from the fourth on, and the
-    other lines (header, totals)."""
+    """{path: [row's cells, ...]} of a table whose rows are the lines from the fourth on, each
+    cut where its header's titles start (a missing row can make the first column narrower), and
+    the other lines (header, totals) with the dividers left out."""
     lines = table.splitlines()
+    header = lines[1]
+    titles = re.split(r"\s{2,}", header.strip())
+    starts = [header.index(t) for t in titles] + [None]
     rows = {}
     for path, line in zip(paths, lines[3:]):
-        rows.setdefault(path, []).append(line)
-    return rows, lines[:3] + lines[3 + len(paths):]
+        rows.setdefault(path, []).append(
+            {t: line[a:b].strip() for t, a, b in zip(titles, starts, starts[1:])})
+    rest = [line for line in lines[:3] + lines[3 + len(paths):] if line.strip("=")]
+    return rows, rest
 
 
 def unwarned(mine, mine_paths, want, want_paths, said):
     """The differences between modrec's table and torchinfo's that no warning said (`said`:
     warned()'s): a row missing or added, a cell differing, a total."""
-    header = want.splitlines()[1]
-    titles = re.split(r"\s{2,}", header.strip())
-    starts = [header.index(t) for t in titles] + [None]
     mine_rows, mine_rest = rows_by_path(mine, mine_paths)
     want_rows, want_rest = rows_by_path(want, want_paths)
     out = []
@@ -97,10 +100,10 @@ def unwarned(mine, mine_paths, want, want_paths, said):
         if len(got) != len(expected) and path not in said["class"]:
             out.append(f"{path}: {len(got)} rows, torchinfo {len(expected)}")
         for a, b in zip(got, expected):
-            for title, start, end in zip(titles, starts, starts[1:]):
-                cell, theirs = a[start:end].strip(), b[start:end].strip()
+            for title, theirs in b.items():
+                cell = a.get(title)
                 if title.startswith("Layer"):  # the class; depth-idx shifts with a missing row
-                    cell, theirs = (re.sub(r"^[│├└─ ]*", "", c).split(":")[0]
+                    cell, theirs = (re.sub(r"^[│├└─ ]*", "", c or "").split(":")[0]
                                     for c in (cell, theirs))
                     warned_here = path in said["class"]
                 else:
@@ -110,7 +113,7 @@ def unwarned(mine, mine_paths, want, want_paths, said):
     # A missing Identity's output, a result sized by another tensor: the activations' total.
     sizes = ("Forward/backward pass size", "Estimated Total Size")
     for a, b in zip(mine_rest, want_rest):
-        if a != b and not (any(said.values()) and a.startswith(sizes)):
+        if a.split() != b.split() and not (any(said.values()) and a.startswith(sizes)):
             out.append(f"{a} | torchinfo {b}")
     return out
 

@@ -17,12 +17,13 @@ UntoldShapes untold_shapes(const CallTrace& trace, const ModuleTree& tree,
                            const SummaryOptions& options) {
   UntoldShapes untold;
   const std::vector<Column> columns = effective_columns(options, trace.ran);
-  auto shows = [&](Column c) { return std::find(columns.begin(), columns.end(), c) != columns.end(); };
+  auto shows = [&](Column c) {
+    return std::find(columns.begin(), columns.end(), c) != columns.end();
+  };
   for (const Call& call : trace.calls) {
     const Module& module = tree.modules[call.module];
     if (module.depth > options.depth) continue;  // no row
-    if (call.keywords_untold && shows(Column::input_size))
-      add_once(untold.inputs, module.path);
+    if (call.keywords_untold && shows(Column::input_size)) add_once(untold.inputs, module.path);
     if (call.structure_untold && shows(Column::output_size) && call.outputs.tensors.size() > 1)
       add_once(untold.outputs, module.path);
   }

@@ -3,8 +3,8 @@
 // the first tensor the call's operators read, where torchinfo shows forward's first positional
 // argument, used or not (`--` for a call given keyword arguments only); Output Shape of a call
 // returning several tensors, where torchinfo sizes the first returned, or a dict's last value,
-// not the first made. Said in one warning each, so that a table differing from
-// torchinfo's there says why.
+// not the first made. Said in one warning each, so that a table differing from torchinfo's there
+// says why.
 #pragma once
 #include <string>
 #include <vector>

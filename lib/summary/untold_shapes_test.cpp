@@ -24,7 +24,8 @@ struct Untold {
     two.tensors.push_back(TensorInfo{{1, 2}, "float32", 4});
     t.exit(two);
     t.exit(value({1, 4}));
-    for (int c : {1, 2}) t.trace.calls[c].keywords_untold = t.trace.calls[c].structure_untold = true;
+    for (int c : {1, 2})
+      t.trace.calls[c].keywords_untold = t.trace.calls[c].structure_untold = true;
   }
 };
 
