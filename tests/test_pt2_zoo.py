@@ -148,6 +148,9 @@ class Zoo(RecordComparison):
                     out, err = run("--log-format", "json", "summary", self.plain[name], *args)
                     want = untyped(torchinfo_table(name, self.plain[name], *args))
                     warned = warned_paths(err)
+                    for line in run("summary", self.plain[name], *args)[1].splitlines():
+                        # short: the first few names (all in JSON, as above, and under -v)
+                        self.assertLessEqual(len(line) - len(self.plain[name]), 210, line)
                     names = run("summary", self.plain[name], *args, "--row-settings",
                                 "var_names")[0].splitlines()
                     cells = differing_cells(out, want)

@@ -32,15 +32,15 @@ UntoldShapes untold_shapes(const CallTrace& trace, const ModuleTree& tree,
 
 void warn_untold_shapes(const UntoldShapes& untold, const std::string& path) {
   if (!untold.inputs.empty())
-    log::warn(path, ": calls the file keeps no signature for (", untold.inputs.size(),
+    log::warn(path, ": calls without a signature (", untold.inputs.size(),
               "): ", log::listed(untold.inputs),
-              "; their Input Shape is the first tensor they read, where torchinfo shows forward's "
-              "first positional argument (-- for keywords only); modrec.export keeps them");
+              "; their Input Shape may not be torchinfo's (keyword or unread arguments): "
+              "modrec.export keeps them");
   if (!untold.outputs.empty())
-    log::warn(path, ": calls returning several tensors the file keeps no structure for (",
-              untold.outputs.size(), "): ", log::listed(untold.outputs),
-              "; their Output Shape is the first made, where torchinfo sizes the first returned "
-              "or a dict's last value; modrec.export keeps the structure");
+    log::warn(path, ": calls returning several tensors, no signature (", untold.outputs.size(),
+              "): ", log::listed(untold.outputs),
+              "; their Output Shape may not be torchinfo's (a dict, another order): modrec.export "
+              "keeps them");
 }
 
 }  // namespace modrec
