@@ -17,6 +17,7 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   add_mode_flag(cmd, mode);
   add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
   add_load_library_flag(cmd, libraries);
+  add_etrecord_flag(cmd, etrecord);
   add_input_flags(cmd, inputs);
 }
 
@@ -30,6 +31,7 @@ void ModelFlags::resolve(ModelOptions& options) const {
   options.mode = mode;
   options.device = device;
   options.libraries = load_libraries(libraries);
+  options.etrecord = etrecord;
   options.threads = threads_flag();
 }
 
@@ -47,6 +49,13 @@ void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries) {
                  "a shared library that registers operators the model calls (TORCH_LIBRARY), "
                  "loaded as torch.ops.load_library does; repeatable; else $MODREC_LOAD_LIBRARY "
                  "(':'-separated)");
+}
+
+void add_etrecord_flag(CLI::App& cmd, std::string& etrecord) {
+  cmd.add_option("--etrecord", etrecord,
+                 "the ETRecord of an ExecuTorch program (.pte) that generate_etrecord wrote: "
+                 "its module calls are reported too, each with its last instruction's output "
+                 "(ETDump's; none where a delegate ran it); other models ignore it");
 }
 
 std::vector<std::string> load_libraries(const std::vector<std::string>& flags) {

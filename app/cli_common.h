@@ -23,6 +23,7 @@ namespace modrec::cli {
 struct ModelFlags {
   std::string positional, flag;
   std::vector<std::string> libraries;
+  std::string etrecord;
   Mode mode = Mode::eval;
   Device device = Device::cpu;
   // Also adds the input flags (add_input_flags).
@@ -34,6 +35,8 @@ struct ModelFlags {
 void add_input_flags(CLI::App& cmd, InputOptions& inputs);
 // --load-library PATH, repeatable.
 void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries);
+// --etrecord FILE: an ExecuTorch program's ETRecord.
+void add_etrecord_flag(CLI::App& cmd, std::string& etrecord);
 // The libraries to load: the flags' paths, else those of $MODREC_LOAD_LIBRARY (':'-separated).
 std::vector<std::string> load_libraries(const std::vector<std::string>& flags);
 // --mode eval|train; `when` says when it applies, for commands whose model is optional.

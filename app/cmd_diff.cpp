@@ -19,6 +19,7 @@ Command add_diff(CLI::App& app) {
       "  modrec diff exported.pt original.pt --input x.pt --capture output\n"
       "  modrec diff float.pt2 int8.pt2 --input x.pt --capture output   # .pt2 programs, a .pt "
       "and its .pt2, a program and its AOTInductor package\n"
+      "  modrec diff net.pt2 net.pte --etrecord etrecord.bin --input x.pt   # call by call\n"
       "  modrec diff finetuned.safetensors base.safetensors --atol 1e-3   # two checkpoints\n"
       "  modrec diff run-new run-baseline --format markdown >> $GITHUB_STEP_SUMMARY");
   auto job = std::make_shared<DiffJob>();
@@ -48,6 +49,7 @@ Command add_diff(CLI::App& app) {
                   "table, json or markdown (default table)");
   add_input_flags(*cmd, job->inputs);
   add_mode_flag(*cmd, model->mode, "with --input");
+  add_etrecord_flag(*cmd, model->etrecord);
   add_enum_option(*cmd, "--save", job->save, save_format_names(),
                   "with --input: compare pt or npy tensors (default pt), or none (statistics)");
   return {cmd, [job, model] {

@@ -16,8 +16,10 @@
   half within tolerance;
 - .pte programs lowered here by executorch (portable kernels, XNNPACK): record's output equals
   executorch.runtime's and the eager model's within tolerance, diff against the .pt2 they came
-  from passes with numpy's error; without the shim, without executorch beside torch, or a
-  damaged .pte, one line, exit 3."""
+  from passes with numpy's error; with the ETRecord, every module call's output equals what
+  ExecuTorch's Inspector reads from ETDump for it (and eager hooks' within tolerance), and diff
+  compares them call by call; without the shim, without executorch beside torch, or a damaged
+  .pte or ETRecord, one line, exit 3."""
 import atexit
 import json
 import os
@@ -333,7 +335,9 @@ class AOTInductor(unittest.TestCase):
 
 class ExecuTorch(unittest.TestCase):
     """.pte files made here by executorch's own Python (to_edge_transform_and_lower, portable
-    kernels and the XNNPACK delegate) from the program they were lowered from."""
+    kernels and the XNNPACK delegate) from the program they were lowered from, with their
+    ETRecords (generate_etrecord=True): calls by ETDump's intermediate outputs against
+    ExecuTorch's own Inspector."""
 
     @classmethod
     def setUpClass(cls):
@@ -353,12 +357,16 @@ class ExecuTorch(unittest.TestCase):
         program = torch.export.export(cls.model, (cls.x,))
         cls.program = path("et_net.pt2")
         torch.export.save(program, cls.program)
-        cls.pte, cls.runtime_out = {}, {}
+        cls.pte, cls.etrecord, cls.runtime_out = {}, {}, {}
         for name, partitioners in (("portable", []), ("xnnpack", [XnnpackPartitioner()])):
-            lowered = to_edge_transform_and_lower(program, partitioner=partitioners)
+            lowered = to_edge_transform_and_lower(program, partitioner=partitioners,
+                                                  generate_etrecord=True)
+            compiled = lowered.to_executorch()
             cls.pte[name] = path(f"et_net_{name}.pte")
             with open(cls.pte[name], "wb") as f:
-                f.write(lowered.to_executorch().buffer)
+                f.write(compiled.buffer)
+            cls.etrecord[name] = path(f"et_net_{name}.etrecord")
+            compiled.get_etrecord().save(cls.etrecord[name])
             method = Runtime.get().load_program(cls.pte[name]).load_method("forward")
             cls.runtime_out[name] = method.execute([cls.x])[0]
 
@@ -382,6 +390,95 @@ class ExecuTorch(unittest.TestCase):
                           - self.runtime_out[name].double().numpy()).max()
             self.assertAlmostEqual(root[0]["max_abs"], want, delta=1e-12)
 
+    def inspector_calls(self, name):
+        """Per module path, the output of each of its calls as ExecuTorch's own Inspector tells
+        them from ETDump and the ETRecord: the first output of the last operator whose nodes'
+        module hierarchy holds that call, in call order."""
+        from executorch.devtools import Inspector
+        from executorch.runtime import Runtime
+        program = Runtime.get().load_program(self.pte[name], enable_etdump=True,
+                                             debug_buffer_size=1 << 20)
+        program.load_method("forward").execute([self.x])
+        etdump, buffer = path(f"et_{name}.etdump"), path(f"et_{name}.debug")
+        program.write_etdump_result_to_file(etdump, buffer)
+        inspector = Inspector(etdump_path=etdump, etrecord=self.etrecord[name],
+                              debug_buffer_path=buffer)
+        by_call = {}  # per call (its stack entry's key): its path and last output
+        for event in inspector.event_blocks[-1].events:
+            if event.name != "OPERATOR_CALL" or not event.debug_data:
+                continue
+            for hierarchy in event.module_hierarchy.values():
+                for key, (module, _) in hierarchy.items():
+                    if module:
+                        by_call[key] = (module, event.debug_data[0])
+        calls = {}
+        for module, output in by_call.values():
+            calls.setdefault(module, []).append(output)
+        return calls
+
+    def eager_calls(self):
+        """Per module path, the output of each of its calls, as eager forward hooks see them."""
+        calls, handles = {}, []
+        for name, module in self.model.named_modules():
+            if name:
+                handles.append(module.register_forward_hook(
+                    lambda m, i, o, name=name: calls.setdefault(name, []).append(o.detach())))
+        self.model(self.x)
+        for h in handles:
+            h.remove()
+        return calls
+
+    def test_an_etrecord_tells_the_calls_and_their_outputs(self):
+        # ExecuTorch's Inspector (ETDump and the same ETRecord) is the oracle for the values, which
+        # are the runtime's own; eager hooks, within float rounding, for where each call is.
+        out = path("et-run-calls")
+        run("record", self.pte["portable"], "--etrecord", self.etrecord["portable"], "--input",
+            self.x_file, "--layers", "all", "--no-backward", "--out", out)
+        layers = manifest_layers(out)[1:]
+        got = {}
+        for layer in layers:
+            got.setdefault(layer["path"], []).append(
+                torch.load(os.path.join(out, "tensors", layer["label"], "output.pt")))
+        inspector, eager = self.inspector_calls("portable"), self.eager_calls()
+        self.assertEqual(sorted(got), sorted(inspector))
+        self.assertEqual(len(got["relu"]), 2)  # one module, two calls
+        for module, outputs in got.items():
+            for i, output in enumerate(outputs):
+                with self.subTest(module, call=i):
+                    self.assertTrue(torch.equal(output, inspector[module][i]))
+                    torch.testing.assert_close(output, eager[module][i], rtol=1e-5, atol=1e-5)
+
+    def test_diff_call_by_call_against_the_program_it_was_lowered_from(self):
+        report = json.loads(run("diff", self.program, self.pte["portable"], "--etrecord",
+                                self.etrecord["portable"], "--input", self.x_file, "--captures",
+                                "output", "--atol", "1e-5", "--format", "json")[0])
+        self.assertTrue(report["passed"])
+        inspector, eager = self.inspector_calls("portable"), self.eager_calls()
+        seen = {}
+        for t in report["tensors"][1:]:  # the root's, as without an ETRecord
+            call = seen[t["path"]] = seen.get(t["path"], -1) + 1
+            want = np.abs(eager[t["path"]][call].double().numpy()
+                          - inspector[t["path"]][call].double().numpy()).max()
+            self.assertAlmostEqual(t["max_abs"], want, delta=1e-12, msg=t["label"])
+        self.assertEqual(sorted(seen), sorted(inspector))
+
+    def test_a_delegate_run_whole_tells_its_root_alone(self):
+        # XNNPACK runs every operator of Net: its instruction logs no output of its own
+        out = path("et-run-xnnpack-calls")
+        _, err = run("record", self.pte["xnnpack"], "--etrecord", self.etrecord["xnnpack"],
+                     "--input", self.x_file, "--layers", "all", "--no-backward", "--out", out)
+        self.assertEqual([l["label"] for l in manifest_layers(out)], ["0-1"])
+        self.assertNotIn("nothing to record", err)
+
+    def test_a_file_that_is_no_etrecord_is_named_and_refused(self):
+        for etrecord, words in ((self.x_file, "not an ETRecord"), (path("none.bin"), "none.bin")):
+            with self.subTest(etrecord):
+                _, err = run("record", self.pte["portable"], "--etrecord", etrecord, "--input",
+                             self.x_file, "--layers", "all", "--out", path("et-bad"), code=3)
+                self.assertEqual(len(err.strip().splitlines()), 1, err)
+                self.assertIn(words, err)
+                self.assertFalse(os.path.exists(path("et-bad")))
+
     def test_a_modrec_built_without_the_shim_names_the_kind_and_what_to_do(self):
         alone = path("alone")  # the binary without the shim that the build puts beside it
         os.makedirs(alone, exist_ok=True)
@@ -402,6 +499,11 @@ class ExecuTorch(unittest.TestCase):
         self.assertIn(".pt2", err)
         self.assertNotIn("torch.jit", err)
 
+
+
+def manifest_layers(run_dir):
+    with open(os.path.join(run_dir, "manifest.json")) as f:
+        return json.load(f)["layers"]
 
 
 def header_only_pte():

@@ -13,6 +13,9 @@ struct InstrumentOptions {
   // The model will be saved once trained (InstrumentedModel::save, watch --save-model): the load
   // keeps what saving needs, and refuses a format modrec cannot write (open_model.h).
   bool savable = false;
+  // An ExecuTorch program's ETRecord (--etrecord): the module calls its instructions ran are
+  // reported too (executorch/executorch_program.h). Other kinds of model ignore it.
+  std::string etrecord;
 };
 
 // Receives the root call and every submodule call, in call order, on the calling thread.

@@ -18,7 +18,7 @@ std::unique_ptr<InstrumentedModel> open_model(const std::string& path, const Fil
   else if (file.kind == FileKind::aoti_package)
     model = open_compiled_package(path, file);
   else if (file.kind == FileKind::executorch)
-    model = open_executorch_program(path);
+    model = open_executorch_program(path, options.etrecord);
   else
     return std::make_unique<ScriptModel>(load_model(path, file, weights), options);
   if (options.savable)

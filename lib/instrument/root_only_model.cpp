@@ -20,6 +20,7 @@ c10::IValue RootOnlyModel::forward(std::vector<c10::IValue> inputs, CallHooks& h
   }
   std::vector<c10::IValue> outs;
   for (const at::Tensor& t : run(tensors)) outs.push_back(meta ? t.to(at::kMeta) : t);
+  report_calls(hooks, meta);
   return hooks.leave(0, 0, pack(std::move(outs)));
 }
 

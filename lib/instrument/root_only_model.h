@@ -1,5 +1,6 @@
 // A model whose one observable call is its root: compiled code (an AOTInductor package, an
-// ExecuTorch program) runs as one piece and reports no module call. Its inputs and outputs are
+// ExecuTorch program) runs as one piece and reports no module call, unless what ran can be told
+// after (report_calls). Its inputs and outputs are
 // the root's; it has no trainable parameter, and runs on the device it was compiled for.
 #pragma once
 #include <string>
@@ -33,6 +34,10 @@ class RootOnlyModel : public InstrumentedModel {
   virtual std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs) = 0;
   // The outputs as forward returns them: the one tensor, else a tuple.
   virtual c10::IValue pack(std::vector<c10::IValue> outputs) const;
+  // After run(): the calls inside the root the last run can tell (an ExecuTorch program's, by
+  // its ETRecord), each reported to `hooks` as forward would, numbered from 1; `meta`: their
+  // outputs on the meta device.
+  virtual void report_calls(CallHooks& hooks, bool meta) {}
 
   std::string path_;
   ModuleTree tree_;  // the root, then whatever a kind adds (a package's constants by module)

@@ -113,14 +113,16 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   for (const auto& library : model.libraries) load_operator_library(library);
   if (weights == Weights::meta) register_meta_kernels();
   FileInfo file = inspected ? std::move(*inspected) : inspect_file(model.path);
+  InstrumentOptions options = instrument;
+  options.etrecord = model.etrecord;
   std::unique_ptr<InstrumentedModel> instrumented =
-      open_without_weights_or_with(model.path, file, weights, instrument);
+      open_without_weights_or_with(model.path, file, weights, options);
   const ForwardSchema schema(instrumented->forward_arguments());
   ForwardArguments bound = inputs.given() ? opened.bind(schema) : ForwardArguments{};
   Session session{
       std::move(instrumented), schema.signature(),
       std::move(bound),        weights == Weights::meta ? at::Device(at::kMeta) : device,
-      std::move(file),         instrument};
+      std::move(file),         options};
   place(*session.model, session.device, model);
   return session;
 }
@@ -129,6 +131,7 @@ std::vector<FlagPath> paths_read(const ModelOptions& model, const InputOptions& 
                                  const RecordOptions& record) {
   std::vector<FlagPath> paths = flag_paths(inputs.all_files(), "--input");
   paths.insert(paths.end(), {{model_file(model.path), "MODEL"},
+                             {model.etrecord, "--etrecord"},
                              {record.grad_file, "--grad"},
                              {record.targets_file, "--targets"}});
   for (const auto& edit : record.edits.specs)

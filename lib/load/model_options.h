@@ -25,6 +25,7 @@ struct ModelOptions {
   int threads = 0;              // --threads; 0: the number of cores
   // --load-library (else $MODREC_LOAD_LIBRARY): operator libraries loaded before the model.
   std::vector<std::string> libraries;
+  std::string etrecord;  // --etrecord: a .pte's ETRecord (InstrumentOptions::etrecord)
 };
 
 }  // namespace modrec

@@ -21,6 +21,11 @@ struct ModrecEtTensor {
 
 // Receives each output tensor of a run, in order, while its bytes are valid; `context` is run's.
 typedef void (*ModrecEtOutput)(void* context, const ModrecEtTensor* tensor);
+// Receives, as the run goes, each tensor an instruction of forward's plan made (ETDump's
+// intermediate outputs: a kernel's out arguments; not a delegate's), with the instruction's index
+// in its chain, while its bytes are valid; `context` is run's.
+typedef void (*ModrecEtIntermediate)(void* context, int64_t instruction,
+                                     const ModrecEtTensor* tensor);
 
 // The program at `path`, its method "forward" loaded; null with the reason in `error` (a
 // NUL-terminated line of at most error_size bytes) when ExecuTorch cannot load it.
@@ -28,9 +33,10 @@ typedef void* (*ModrecEtOpen)(const char* path, char* error, size_t error_size);
 // forward's number of inputs, or -1 when an input is not a tensor.
 typedef int (*ModrecEtInputs)(void* program);
 // Runs forward on `inputs`; 0 on success, else -1 with the reason in `error`. An output that is
-// not a tensor fails the run.
+// not a tensor fails the run. `intermediate` (null: none) receives the instructions' outputs.
 typedef int (*ModrecEtRun)(void* program, const ModrecEtTensor* inputs, size_t count,
-                           ModrecEtOutput output, void* context, char* error, size_t error_size);
+                           ModrecEtOutput output, ModrecEtIntermediate intermediate, void* context,
+                           char* error, size_t error_size);
 typedef void (*ModrecEtClose)(void* program);
 // Sends the runtime's log messages (ExecuTorch's own, printed on stderr otherwise) to `sink`, with
 // their level's letter ('D', 'I', 'E', 'F'), from now on.

@@ -2,6 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <optional>
+
+#include "instrument/executorch/etrecord_calls.h"
 #include "instrument/executorch/executorch_abi.h"
 #include "instrument/root_only_model.h"
 #include "load/executorch_runtime.h"
@@ -42,21 +46,41 @@ const Shim& shim(const std::string& path) {
   return functions;
 }
 
-// An output's bytes, copied before the runtime reuses them.
-void keep_output(void* context, const ModrecEtTensor* t) {
+// What one run hands back: its outputs, and the instructions' (asked for with an ETRecord).
+struct RunResults {
+  std::vector<at::Tensor> outputs;
+  std::vector<LoggedOutput> logged;  // per intermediate output, its instruction and shape
+  std::vector<at::Tensor> intermediates;
+};
+
+// A tensor's bytes, copied before the runtime reuses them.
+at::Tensor copied(const ModrecEtTensor* t) {
   const auto dtype = static_cast<at::ScalarType>(t->dtype);
   const at::IntArrayRef sizes(t->sizes, static_cast<size_t>(t->dim));
   const at::IntArrayRef strides(t->strides, static_cast<size_t>(t->dim));
-  static_cast<std::vector<at::Tensor>*>(context)->push_back(
-      at::from_blob(t->data, sizes, strides, at::TensorOptions().dtype(dtype)).clone());
+  return at::from_blob(t->data, sizes, strides, at::TensorOptions().dtype(dtype)).clone();
+}
+
+void keep_output(void* context, const ModrecEtTensor* t) {
+  static_cast<RunResults*>(context)->outputs.push_back(copied(t));
+}
+
+void keep_intermediate(void* context, int64_t instruction, const ModrecEtTensor* t) {
+  auto& results = *static_cast<RunResults*>(context);
+  results.intermediates.push_back(copied(t));
+  results.logged.push_back({instruction, results.intermediates.back().sizes().vec()});
 }
 
 class ExecuTorchProgram : public RootOnlyModel {
  public:
-  ExecuTorchProgram(std::string path, const Shim& shim, void* program)
+  ExecuTorchProgram(std::string path, const Shim& shim, void* program,
+                    std::optional<EtRecord> record)
       : RootOnlyModel(std::move(path), "an ExecuTorch program", "ExecuTorchProgram"),
         shim_(shim),
-        program_(program) {}
+        program_(program),
+        record_(std::move(record)) {
+    if (record_) tree_ = etrecord_tree(*record_, tree_.modules[0].type);
+  }
   ~ExecuTorchProgram() override { shim_.close(program_); }
 
   // forward's inputs, tensors all (the shim refuses a program taking other values).
@@ -78,22 +102,54 @@ class ExecuTorchProgram : public RootOnlyModel {
     for (const at::Tensor& t : contiguous)
       given.push_back({static_cast<int32_t>(t.scalar_type()), static_cast<int32_t>(t.dim()),
                        t.sizes().data(), nullptr, t.data_ptr()});
-    std::vector<at::Tensor> outputs;
+    last_ = RunResults{};
     char why[512] = "";
-    if (shim_.run(program_, given.data(), given.size(), keep_output, &outputs, why, sizeof why) !=
-        0)
+    if (shim_.run(program_, given.data(), given.size(), keep_output,
+                  record_ ? keep_intermediate : nullptr, &last_, why, sizeof why) != 0)
       throw Error(Exit::model_failed, why, path_,
                   "give inputs of the shapes and dtypes the program was exported for");
-    return outputs;
+    return last_.outputs;
+  }
+
+  // The ETRecord's calls, each returning the output its last instruction logged (none where a
+  // delegate ran it: the record job says it has nothing to record), nested as they started.
+  void report_calls(CallHooks& hooks, bool meta) override {
+    if (!record_) return;
+    const std::vector<EtCall> calls = etrecord_calls(*record_, tree_, last_.logged);
+    // A program a delegate runs whole logs nothing: its root is all there is to tell.
+    if (std::none_of(calls.begin(), calls.end(), [](const EtCall& c) { return c.output >= 0; }))
+      return;
+    std::vector<int> open;
+    auto leave = [&] {
+      const EtCall& c = calls[open.back()];
+      c10::IValue out;
+      if (c.output >= 0) {
+        const at::Tensor t = last_.intermediates[c.output].reshape(c.shape);
+        out = meta ? t.to(at::kMeta) : t;
+      }
+      hooks.leave(open.back() + 1, c.module, out);
+      open.pop_back();
+    };
+    for (size_t i = 0; i < calls.size(); ++i) {
+      while (!open.empty() && open.back() != calls[i].parent) leave();
+      hooks.enter(static_cast<int>(i) + 1, calls[i].module, {});
+      open.push_back(static_cast<int>(i));
+    }
+    while (!open.empty()) leave();
   }
 
   const Shim& shim_;
   void* program_;
+  std::optional<EtRecord> record_;
+  RunResults last_;
 };
 
 }  // namespace
 
-std::unique_ptr<InstrumentedModel> open_executorch_program(const std::string& path) {
+std::unique_ptr<InstrumentedModel> open_executorch_program(const std::string& path,
+                                                           const std::string& etrecord) {
+  std::optional<EtRecord> record;
+  if (!etrecord.empty()) record = read_etrecord(etrecord);
   const Shim& functions = shim(path);
   char why[512] = "";
   void* program = functions.open(path.c_str(), why, sizeof why);
@@ -105,7 +161,7 @@ std::unique_ptr<InstrumentedModel> open_executorch_program(const std::string& pa
     throw Error(Exit::bad_input, "ExecuTorch program's forward takes a value that is no tensor",
                 path, "give a program whose inputs are tensors");
   }
-  return std::make_unique<ExecuTorchProgram>(path, functions, program);
+  return std::make_unique<ExecuTorchProgram>(path, functions, program, std::move(record));
 }
 
 }  // namespace modrec

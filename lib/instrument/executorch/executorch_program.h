@@ -1,7 +1,9 @@
 // An ExecuTorch program (.pte: to_edge, to_executorch) run by the executorch wheel's own C++
 // runtime, through modrec's shim (executorch_abi.h) loaded with dlopen when a .pte is given
 // (load/operator_libraries.h). The runtime reports no module call: the program's one call is its
-// root, whose inputs and outputs are forward's.
+// root, whose inputs and outputs are forward's; given the program's ETRecord, the module calls its
+// instructions ran are reported too, each with the output its last instruction logged
+// (etrecord_calls.h).
 #pragma once
 #include <memory>
 #include <string>
@@ -10,9 +12,11 @@
 
 namespace modrec {
 
-// Loads the program at `path` (FileKind::executorch). Error(Exit::bad_input), one line naming the
-// file, when executorch is not installed beside torch, modrec was built without its shim, or
-// ExecuTorch cannot load the program.
-std::unique_ptr<InstrumentedModel> open_executorch_program(const std::string& path);
+// Loads the program at `path` (FileKind::executorch), and its ETRecord at `etrecord` unless empty.
+// Error(Exit::bad_input), one line naming the file, when executorch is not installed beside
+// torch, modrec was built without its shim, ExecuTorch cannot load the program, or the ETRecord
+// cannot be read.
+std::unique_ptr<InstrumentedModel> open_executorch_program(const std::string& path,
+                                                           const std::string& etrecord = "");
 
 }  // namespace modrec

@@ -4,6 +4,7 @@
 // torch-free.
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor_ptr_maker.h>
+#include <executorch/runtime/core/event_tracer.h>
 #include <executorch/runtime/platform/platform.h>
 
 #include <cstdio>
@@ -26,6 +27,99 @@ void say(char* error, size_t size, const std::string& what, Error code) {
 
 ModrecEtLog log_sink = nullptr;
 
+// A tensor as the ABI passes it; `sizes` and `strides` hold its dims while it is in use.
+ModrecEtTensor borrowed(const executorch::aten::Tensor& t, std::vector<int64_t>& sizes,
+                        std::vector<int64_t>& strides) {
+  sizes.assign(t.sizes().begin(), t.sizes().end());
+  strides.assign(t.strides().begin(), t.strides().end());
+  return {static_cast<int32_t>(t.scalar_type()), static_cast<int32_t>(t.dim()), sizes.data(),
+          strides.data(), t.mutable_data_ptr()};
+}
+
+// ETDump's intermediate outputs, handed over as they come: the tensors a kernel's instruction
+// logs (its out arguments). A delegate's instruction logs all its arguments, inputs too: left out.
+class OutputTracer final : public executorch::runtime::EventTracer {
+ public:
+  using Entry = executorch::runtime::EventTracerEntry;
+  using Type = executorch::runtime::LoggedEValueType;
+
+  OutputTracer() {
+    set_event_tracer_debug_level(
+        executorch::runtime::EventTracerDebugLogLevel::kIntermediateOutputs);
+  }
+  void deliver(ModrecEtIntermediate sink, void* context) {
+    sink_ = sink;
+    context_ = context;
+  }
+
+  executorch::runtime::Result<bool> log_evalue(const EValue& value, Type type) override {
+    if (!sink_ || type != Type::kIntermediateOutput || delegates_ > 0 || !value.isTensor())
+      return true;
+    std::vector<int64_t> sizes, strides;
+    const ModrecEtTensor t = borrowed(value.toTensor(), sizes, strides);
+    sink_(context_, static_cast<int64_t>(current_debug_handle()), &t);
+    return true;
+  }
+  Entry start_profiling(const char* name, executorch::runtime::ChainID,
+                        executorch::runtime::DebugHandle) override {
+    names_.push_back(name ? name : "");
+    delegates_ += names_.back() == "DELEGATE_CALL";
+    return Entry{};
+  }
+  void end_profiling(Entry) override {
+    if (names_.empty()) return;
+    delegates_ -= names_.back() == "DELEGATE_CALL";
+    names_.pop_back();
+  }
+
+  // Profiling and delegates' own events: not asked for.
+  void create_event_block(const char*) override {}
+  Entry start_profiling_delegate(const char*, executorch::runtime::DelegateDebugIntId) override {
+    return Entry{};
+  }
+  void end_profiling_delegate(Entry, const void*, size_t) override {}
+  void log_profiling_delegate(const char*, executorch::runtime::DelegateDebugIntId, et_timestamp_t,
+                              et_timestamp_t, const void*, size_t) override {}
+  void track_allocation(executorch::runtime::AllocatorID, size_t) override {}
+  executorch::runtime::AllocatorID track_allocator(const char*) override { return 0; }
+  executorch::runtime::Result<bool> log_intermediate_output_delegate(
+      const char*, executorch::runtime::DelegateDebugIntId,
+      const executorch::aten::Tensor&) override {
+    return false;
+  }
+  executorch::runtime::Result<bool> log_intermediate_output_delegate(
+      const char*, executorch::runtime::DelegateDebugIntId,
+      const executorch::runtime::ArrayRef<executorch::aten::Tensor>) override {
+    return false;
+  }
+  executorch::runtime::Result<bool> log_intermediate_output_delegate(
+      const char*, executorch::runtime::DelegateDebugIntId, const int&) override {
+    return false;
+  }
+  executorch::runtime::Result<bool> log_intermediate_output_delegate(
+      const char*, executorch::runtime::DelegateDebugIntId, const bool&) override {
+    return false;
+  }
+  executorch::runtime::Result<bool> log_intermediate_output_delegate(
+      const char*, executorch::runtime::DelegateDebugIntId, const double&) override {
+    return false;
+  }
+  void set_delegation_intermediate_output_filter(
+      executorch::runtime::EventTracerFilterBase*) override {}
+
+ private:
+  ModrecEtIntermediate sink_ = nullptr;
+  void* context_ = nullptr;
+  std::vector<std::string> names_;  // the profiling events open, innermost last
+  int delegates_ = 0;               // how many of them are delegate calls
+};
+
+// A loaded program and the tracer its method logs to.
+struct Program {
+  std::unique_ptr<Module> module;
+  OutputTracer* tracer;  // owned by module
+};
+
 void emit(et_timestamp_t, et_pal_log_level_t level, const char*, const char*, size_t,
           const char* message, size_t length) {
   if (log_sink) log_sink(static_cast<char>(level), message, length);
@@ -42,7 +136,9 @@ __attribute__((visibility("default"))) void modrec_et_set_log(ModrecEtLog sink) 
 
 __attribute__((visibility("default"))) void* modrec_et_open(const char* path, char* error,
                                                             size_t error_size) {
-  auto module = std::make_unique<Module>(path, Module::LoadMode::File);
+  auto tracer = std::make_unique<OutputTracer>();
+  OutputTracer* traced = tracer.get();
+  auto module = std::make_unique<Module>(path, Module::LoadMode::File, std::move(tracer));
   if (const Error e = module->load(); e != Error::Ok) {
     say(error, error_size, "ExecuTorch program cannot be loaded by ExecuTorch's runtime", e);
     return nullptr;
@@ -51,11 +147,11 @@ __attribute__((visibility("default"))) void* modrec_et_open(const char* path, ch
     say(error, error_size, "ExecuTorch program's method forward cannot be loaded", e);
     return nullptr;
   }
-  return module.release();
+  return new Program{std::move(module), traced};
 }
 
 __attribute__((visibility("default"))) int modrec_et_inputs(void* program) {
-  auto meta = static_cast<Module*>(program)->method_meta("forward");
+  auto meta = static_cast<Program*>(program)->module->method_meta("forward");
   if (!meta.ok()) return -1;
   for (size_t i = 0; i < meta->num_inputs(); ++i)
     if (auto tag = meta->input_tag(i); !tag.ok() || *tag != executorch::runtime::Tag::Tensor)
@@ -63,10 +159,9 @@ __attribute__((visibility("default"))) int modrec_et_inputs(void* program) {
   return static_cast<int>(meta->num_inputs());
 }
 
-__attribute__((visibility("default"))) int modrec_et_run(void* program,
-                                                         const ModrecEtTensor* inputs, size_t count,
-                                                         ModrecEtOutput output, void* context,
-                                                         char* error, size_t error_size) {
+__attribute__((visibility("default"))) int modrec_et_run(
+    void* program, const ModrecEtTensor* inputs, size_t count, ModrecEtOutput output,
+    ModrecEtIntermediate intermediate, void* context, char* error, size_t error_size) {
   std::vector<executorch::extension::TensorPtr> tensors;  // alive until forward returns
   std::vector<EValue> values;
   for (size_t i = 0; i < count; ++i) {
@@ -76,7 +171,10 @@ __attribute__((visibility("default"))) int modrec_et_run(void* program,
         static_cast<executorch::aten::ScalarType>(in.dtype)));
     values.emplace_back(*tensors.back());
   }
-  auto outs = static_cast<Module*>(program)->forward(values);
+  Program& run = *static_cast<Program*>(program);
+  run.tracer->deliver(intermediate, context);
+  auto outs = run.module->forward(values);
+  run.tracer->deliver(nullptr, nullptr);
   if (!outs.ok()) {
     say(error, error_size, "ExecuTorch program failed", outs.error());
     return -1;
@@ -86,17 +184,14 @@ __attribute__((visibility("default"))) int modrec_et_run(void* program,
       std::snprintf(error, error_size, "ExecuTorch program returned a value that is no tensor");
       return -1;
     }
-    const auto& t = value.toTensor();
-    const std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
-    const std::vector<int64_t> strides(t.strides().begin(), t.strides().end());
-    const ModrecEtTensor out{static_cast<int32_t>(t.scalar_type()), static_cast<int32_t>(t.dim()),
-                             sizes.data(), strides.data(), t.mutable_data_ptr()};
+    std::vector<int64_t> sizes, strides;
+    const ModrecEtTensor out = borrowed(value.toTensor(), sizes, strides);
     output(context, &out);
   }
   return 0;
 }
 
 __attribute__((visibility("default"))) void modrec_et_close(void* program) {
-  delete static_cast<Module*>(program);
+  delete static_cast<Program*>(program);
 }
 }

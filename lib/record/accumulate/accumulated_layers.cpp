@@ -126,7 +126,8 @@ LayerRecording& AccumulatedLayers::layer_for(const std::string& label, int modul
   const Module& m = tree_.modules[module];
   if (traced_away)
     log::warn("layer ", label, " ", m.path, " (", m.type,
-              ") was traced away: its call passes no tensor, nothing to record");
+              ") has nothing to record: its call passes no tensor (traced away, or run inside "
+              "a delegate)");
   LayerRecording layer{label, m.path, m.type, number, traced_away, {}, {}};
   const bool owns_params = param_owner_.emplace(module, layers_.size()).second;
   for (Capture capture : captures_.list()) {

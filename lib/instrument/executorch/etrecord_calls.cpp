@@ -1,0 +1,92 @@
+#include "instrument/executorch/etrecord_calls.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+namespace modrec {
+namespace {
+
+int64_t elements(const Shape& shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+}
+
+// Per node, the logged output that is its value (-1: none): each output goes to the first node
+// not yet given one among those of its instruction's debug handles, of its shape.
+std::vector<int> node_values(const EtRecord& record, const std::vector<LoggedOutput>& logged) {
+  std::vector<int> value(record.nodes.size(), -1);
+  for (size_t l = 0; l < logged.size(); ++l) {
+    const auto handles = record.handles.find(logged[l].instruction);
+    if (handles == record.handles.end()) continue;
+    for (size_t n = 0; n < record.nodes.size(); ++n) {
+      const EtRecordNode& node = record.nodes[n];
+      const auto& h = handles->second;
+      if (value[n] < 0 && node.shape == logged[l].shape &&
+          std::find(h.begin(), h.end(), node.debug_handle) != h.end()) {
+        value[n] = static_cast<int>(l);
+        break;
+      }
+    }
+  }
+  return value;
+}
+
+}  // namespace
+
+ModuleTree etrecord_tree(const EtRecord& record, const std::string& root_type) {
+  ModuleTree tree;
+  tree.modules.push_back(Module{"", root_type, root_type, "", 0, -1, {}, {}, {}});
+  for (const EtRecordNode& node : record.nodes) {
+    int parent = 0;
+    for (const pt2::StackEntry& e : node.stack) {
+      int m = tree.find(e.path);
+      if (m < 0) {
+        m = static_cast<int>(tree.modules.size());
+        const std::string type = e.type.substr(e.type.rfind('.') + 1);
+        const std::string var = e.path.substr(e.path.rfind('.') + 1);
+        tree.modules.push_back(
+            Module{e.path, var, type, e.type, tree.modules[parent].depth + 1, parent, {}, {}, {}});
+        tree.modules[parent].children.push_back(m);
+      }
+      parent = m;
+    }
+  }
+  return tree;
+}
+
+std::vector<EtCall> etrecord_calls(const EtRecord& record, const ModuleTree& tree,
+                                   const std::vector<LoggedOutput>& logged) {
+  const std::vector<int> value = node_values(record, logged);
+  std::vector<EtCall> calls;
+  std::vector<std::pair<std::string, int>> open;  // stack entry key, call
+  std::vector<size_t> first, last;                // per call, its first and last node
+  for (size_t n = 0; n < record.nodes.size(); ++n) {
+    const auto& stack = record.nodes[n].stack;
+    size_t kept = 0;
+    while (kept < open.size() && kept < stack.size() && open[kept].first == stack[kept].key) ++kept;
+    open.resize(kept);
+    for (size_t e = kept; e < stack.size(); ++e) {
+      const int parent = open.empty() ? -1 : open.back().second;
+      open.emplace_back(stack[e].key, static_cast<int>(calls.size()));
+      calls.push_back(EtCall{tree.find(stack[e].path), parent});
+      first.push_back(n);
+      last.push_back(n);
+    }
+    for (const auto& [key, call] : open) last[call] = n;
+  }
+  for (size_t c = 0; c < calls.size(); ++c) {
+    const EtRecordNode& end = record.nodes[last[c]];
+    // the last node that has a value, back to the call's first (its own calls' too)
+    for (size_t n = last[c] + 1; n-- > first[c];) {
+      if (value[n] < 0) continue;
+      if (elements(logged[value[n]].shape) == elements(end.shape)) {
+        calls[c].output = value[n];
+        calls[c].shape = end.shape;
+      }
+      break;
+    }
+  }
+  return calls;
+}
+
+}  // namespace modrec
