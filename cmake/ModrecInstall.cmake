@@ -9,6 +9,12 @@
 # of the LibTorch it was linked against.
 set_target_properties(modrec PROPERTIES INSTALL_RPATH "$ORIGIN/../../torch/lib")
 install(TARGETS modrec RUNTIME DESTINATION modrec/bin COMPONENT modrec)
+# The ExecuTorch shim, where it is built, beside the binary, where a .pte makes modrec look for it.
+# Its runtime libraries are not in the wheel: modrec loads them first from the executorch
+# installed beside torch (load/operator_libraries.cpp), which the shim's DT_NEEDED names then find.
+if(TARGET modrec_executorch)
+  install(TARGETS modrec_executorch LIBRARY DESTINATION modrec/bin COMPONENT modrec)
+endif()
 
 configure_file(${PROJECT_SOURCE_DIR}/cmake/build_info.py.in
                ${PROJECT_BINARY_DIR}/python/_build_info.py @ONLY)

@@ -12,7 +12,8 @@
 #
 # auditwheel gives the wheel its manylinux tag (the oldest glibc and libstdc++ the binary needs)
 # and would copy into it any library outside the C/C++ runtime; torch's own libraries are left out
-# (--exclude): the binary finds them in the installed torch (cmake/ModrecInstall.cmake).
+# (--exclude): the binary finds them in the installed torch (cmake/ModrecInstall.cmake), and
+# the ExecuTorch shim's runtime libraries in the executorch installed beside it, if any.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/torch_env.sh
@@ -38,6 +39,7 @@ trap 'rm -rf "$raw"' EXIT
 "$python" -m pip wheel . --no-build-isolation --no-deps --disable-pip-version-check -q -w "$raw" >&2
 mkdir -p "$out"
 "$python" -m auditwheel repair "$raw"/modrec-*.whl -w "$out" \
-  --exclude 'libtorch*.so' --exclude 'libc10*.so' --exclude 'libgomp.so.1' 2>&1 |
+  --exclude 'libtorch*.so' --exclude 'libc10*.so' --exclude 'libgomp.so.1' \
+  --exclude 'libexecutorch*.so' 2>&1 |
   tee "$raw/repair.log" >&2
 sed -n 's/^Fixed-up wheel written to //p' "$raw/repair.log"

@@ -182,6 +182,34 @@ class InstalledWheel(unittest.TestCase):
                 self.assertTrue(torch.allclose(got, want, rtol=1e-5, atol=1e-6),
                                 (layer["label"], capture))
 
+    def test_an_executorch_program_runs_through_the_installed_shim(self):
+        # The wheel carries the shim beside the binary; its runtime comes from the executorch
+        # installed beside torch (this environment's: linked from the pinned one).
+        script = (
+            "import torch; from executorch.exir import to_edge_transform_and_lower; "
+            "from executorch.runtime import Runtime; torch.manual_seed(0); "
+            "m = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU()).eval(); "
+            "x = torch.randn(2, 3); torch.save(x, 'x.pt'); "
+            "low = to_edge_transform_and_lower(torch.export.export(m, (x,)), "
+            "generate_etrecord=True).to_executorch(); open('m.pte', 'wb').write(low.buffer); "
+            "low.get_etrecord().save('m.etrecord'); "
+            "out = Runtime.get().load_program('m.pte').load_method('forward').execute([x])[0]; "
+            "torch.save({'out': out, '0': m[0](x), '1': m(x)}, 'want.pt')")
+        subprocess.run([self.python, "-c", script], cwd=self.outside, env=self.clean_env(),
+                       check=True, capture_output=True, text=True)
+        out = os.path.join(self.outside, "et-run")
+        self.modrec_run("record", "m.pte", "--etrecord", "m.etrecord", "--input", "x.pt",
+                        "--layers", "all", "--no-backward", "--out", out)
+        want = torch.load(os.path.join(self.outside, "want.pt"))
+        self.assertTrue(torch.equal(torch.load(os.path.join(out, "tensors", "0-1", "output.pt")),
+                                    want["out"]))
+        with open(os.path.join(out, "manifest.json")) as f:
+            layers = json.load(f)["layers"]
+        self.assertEqual([l["path"] for l in layers], ["", "0", "1"])
+        for layer in layers[1:]:
+            got = torch.load(os.path.join(out, "tensors", layer["label"], "output.pt"))
+            torch.testing.assert_close(got, want[layer["path"]].detach(), rtol=1e-5, atol=1e-6)
+
     def test_modrec_export_writes_what_the_installed_binary_reads(self):
         # `import modrec` leaves torch alone; modrec.export's archive gives the Identity's row.
         script = ("import sys, modrec; assert 'torch' not in sys.modules; import torch, torchinfo; "
