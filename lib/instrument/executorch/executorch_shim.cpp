@@ -8,6 +8,7 @@
 #include <executorch/runtime/platform/platform.h>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,13 +44,12 @@ class OutputTracer final : public executorch::runtime::EventTracer {
   using Entry = executorch::runtime::EventTracerEntry;
   using Type = executorch::runtime::LoggedEValueType;
 
-  OutputTracer() {
-    set_event_tracer_debug_level(
-        executorch::runtime::EventTracerDebugLogLevel::kIntermediateOutputs);
-  }
+  // From now on, the outputs go to `sink` (null: none are logged).
   void deliver(ModrecEtIntermediate sink, void* context) {
     sink_ = sink;
     context_ = context;
+    using Level = executorch::runtime::EventTracerDebugLogLevel;
+    set_event_tracer_debug_level(sink ? Level::kIntermediateOutputs : Level::kNoLogging);
   }
 
   executorch::runtime::Result<bool> log_evalue(const EValue& value, Type type) override {
@@ -62,14 +62,14 @@ class OutputTracer final : public executorch::runtime::EventTracer {
   }
   Entry start_profiling(const char* name, executorch::runtime::ChainID,
                         executorch::runtime::DebugHandle) override {
-    names_.push_back(name ? name : "");
-    delegates_ += names_.back() == "DELEGATE_CALL";
+    open_.push_back(name && std::strcmp(name, "DELEGATE_CALL") == 0);
+    delegates_ += open_.back();
     return Entry{};
   }
   void end_profiling(Entry) override {
-    if (names_.empty()) return;
-    delegates_ -= names_.back() == "DELEGATE_CALL";
-    names_.pop_back();
+    if (open_.empty()) return;
+    delegates_ -= open_.back();
+    open_.pop_back();
   }
 
   // Profiling and delegates' own events: not asked for.
@@ -110,8 +110,8 @@ class OutputTracer final : public executorch::runtime::EventTracer {
  private:
   ModrecEtIntermediate sink_ = nullptr;
   void* context_ = nullptr;
-  std::vector<std::string> names_;  // the profiling events open, innermost last
-  int delegates_ = 0;               // how many of them are delegate calls
+  std::vector<bool> open_;  // the profiling events open, innermost last: a delegate call's?
+  int delegates_ = 0;       // how many of them are delegate calls
 };
 
 // A loaded program and the tracer its method logs to.
