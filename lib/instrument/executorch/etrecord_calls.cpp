@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <numeric>
 
 namespace modrec {
@@ -14,19 +15,23 @@ int64_t elements(const Shape& shape) {
 // Per node, the logged output that is its value (-1: none): each output goes to the first node
 // not yet given one among those of its instruction's debug handles, of its shape.
 std::vector<int> node_values(const EtRecord& record, const std::vector<LoggedOutput>& logged) {
+  std::map<int64_t, std::vector<size_t>> nodes_of;  // debug handle -> its nodes, in order
+  for (size_t n = 0; n < record.nodes.size(); ++n)
+    nodes_of[record.nodes[n].debug_handle].push_back(n);
   std::vector<int> value(record.nodes.size(), -1);
   for (size_t l = 0; l < logged.size(); ++l) {
     const auto handles = record.handles.find(logged[l].instruction);
     if (handles == record.handles.end()) continue;
-    for (size_t n = 0; n < record.nodes.size(); ++n) {
-      const EtRecordNode& node = record.nodes[n];
-      const auto& h = handles->second;
-      if (value[n] < 0 && node.shape == logged[l].shape &&
-          std::find(h.begin(), h.end(), node.debug_handle) != h.end()) {
+    std::vector<size_t> candidates;
+    for (int64_t h : handles->second)
+      if (auto nodes = nodes_of.find(h); nodes != nodes_of.end())
+        candidates.insert(candidates.end(), nodes->second.begin(), nodes->second.end());
+    std::sort(candidates.begin(), candidates.end());
+    for (size_t n : candidates)
+      if (value[n] < 0 && record.nodes[n].shape == logged[l].shape) {
         value[n] = static_cast<int>(l);
         break;
       }
-    }
   }
   return value;
 }
@@ -36,12 +41,13 @@ std::vector<int> node_values(const EtRecord& record, const std::vector<LoggedOut
 ModuleTree etrecord_tree(const EtRecord& record, const std::string& root_type) {
   ModuleTree tree;
   tree.modules.push_back(Module{"", root_type, root_type, "", 0, -1, {}, {}, {}});
+  std::map<std::string, int> index;  // path -> module: a model's nodes outnumber its modules
   for (const EtRecordNode& node : record.nodes) {
     int parent = 0;
     for (const pt2::StackEntry& e : node.stack) {
-      int m = tree.find(e.path);
-      if (m < 0) {
-        m = static_cast<int>(tree.modules.size());
+      auto [it, added] = index.try_emplace(e.path, static_cast<int>(tree.modules.size()));
+      const int m = it->second;
+      if (added) {
         const std::string type = e.type.substr(e.type.rfind('.') + 1);
         const std::string var = e.path.substr(e.path.rfind('.') + 1);
         tree.modules.push_back(

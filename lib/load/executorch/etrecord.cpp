@@ -19,16 +19,12 @@ std::string entry(const Archive& archive, const std::vector<std::string>& names)
   throw Error(Exit::bad_input, "ETRecord has no " + names.front(), archive.path(), kHint);
 }
 
-// A node's first output's shape, from tensor_values; [] for a value of no tensor.
+// A node's first output's shape, from tensor_values (as a .pt2's); [] for a value of no tensor.
 Shape output_shape(const nlohmann::json& node, const nlohmann::json& values) {
   const auto& outputs = node.at("outputs");
   if (outputs.empty() || !outputs[0].contains("as_tensor")) return {};
   const auto meta = values.find(outputs[0]["as_tensor"].at("name").get<std::string>());
-  Shape shape;
-  if (meta == values.end()) return shape;
-  for (const auto& size : meta->at("sizes"))
-    shape.push_back(size.contains("as_int") ? size["as_int"].get<int64_t>() : -1);
-  return shape;
+  return meta == values.end() ? Shape{} : pt2::tensor_meta(*meta).sizes;
 }
 
 std::vector<EtRecordNode> read_nodes(const nlohmann::json& program) {
