@@ -225,7 +225,7 @@ class ExportedTorchvisionOperator(unittest.TestCase):
     """A torch.export archive calling torchvision::roi_align: modrec loads torchvision's library
     when its graph needs the operator; outputs and gradients equal eager PyTorch's (torchvision
     0.29 registers roi_align's autograd from Python; modrec registers the same derivative,
-    load/torchvision_autograd.h)."""
+    ops/torchvision_autograd.h)."""
 
     def test_record(self):
         torch.manual_seed(0)
@@ -312,7 +312,7 @@ class DetectorRecords(record_oracle.RecordComparison):
     first output tensor, the first image's boxes). Inputs are left out: calls taking an ImageList
     object list it among their non-tensor values, named by its object's address. Faster R-CNN's
     gradients pass through torchvision::roi_align, whose derivative modrec registers
-    (load/torchvision_autograd.h: torchvision 0.29 registers it from Python)."""
+    (ops/torchvision_autograd.h: torchvision 0.29 registers it from Python)."""
 
     def test_fasterrcnn(self):
         name = "fasterrcnn_mobilenet_v3_large_320_fpn"

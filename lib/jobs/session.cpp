@@ -7,7 +7,7 @@
 
 #include "instrument/open_model.h"
 #include "load/operator_libraries.h"
-#include "load/meta/meta_kernels.h"
+#include "ops/meta/meta_kernels.h"
 #include "arguments/forward_schema.h"
 #include "util/error.h"
 #include "util/package_half.h"

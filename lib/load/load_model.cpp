@@ -9,7 +9,7 @@
 
 #include "files/archive.h"
 #include "files/file_kind.h"
-#include "load/meta/meta_import.h"
+#include "ops/meta/meta_import.h"
 #include "load/operator_libraries.h"
 #include "files/archive_adapter.h"
 #include "load/version.h"

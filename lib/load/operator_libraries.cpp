@@ -19,7 +19,7 @@
 
 #include "load/executorch_runtime.h"
 #include "load/shared_library_file.h"
-#include "load/torchvision_autograd.h"
+#include "ops/torchvision_autograd.h"
 #include "load/version.h"
 #include "util/error.h"
 #include "util/log.h"

@@ -2,7 +2,7 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
-#include "instrument/pt2/quantized_ops.h"
+#include "ops/quantized/quantized_ops.h"
 #include "load/operator_libraries.h"
 
 namespace modrec {

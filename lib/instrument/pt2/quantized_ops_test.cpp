@@ -1,4 +1,4 @@
-#include "instrument/pt2/quantized_ops.h"
+#include "ops/quantized/quantized_ops.h"
 
 #include <doctest/doctest.h>
 #include <torch/autograd.h>
@@ -33,7 +33,7 @@ bool same(const at::Tensor& got, const c10::IValue& want) {
 }  // namespace
 
 TEST_CASE("the quantization operators defined in Python give Python's outputs and gradients") {
-  modrec::test::TempDir dir("quantized-ops", "/lib/instrument/pt2/quantized_ops_fixtures.py");
+  modrec::test::TempDir dir("quantized-ops", "/tests/fixtures/quantized_ops_fixtures.py");
   const std::string bytes = slurp(dir.path + "/cases.pt");
   const c10::IValue cases = torch::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
   size_t index = 0;

@@ -1,4 +1,4 @@
-#include "load/meta/meta_kernels.h"
+#include "ops/meta/meta_kernels.h"
 
 #include <ATen/ATen.h>
 #include <ATen/native/ConvUtils.h>

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "instrument/pt2/quantized_kernels.h"
+#include "ops/quantized/quantized_kernels.h"
 
 namespace modrec::pt2 {
 namespace {

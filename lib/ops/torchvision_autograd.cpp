@@ -1,4 +1,4 @@
-#include "load/torchvision_autograd.h"
+#include "ops/torchvision_autograd.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/autograd.h>

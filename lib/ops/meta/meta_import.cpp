@@ -1,4 +1,4 @@
-#include "load/meta/meta_import.h"
+#include "ops/meta/meta_import.h"
 
 #include <ATen/core/Tensor.h>
 #include <torch/library.h>

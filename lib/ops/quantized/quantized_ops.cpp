@@ -1,11 +1,11 @@
-#include "instrument/pt2/quantized_ops.h"
+#include "ops/quantized/quantized_ops.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
 #include <map>
 #include <memory>
 
-#include "instrument/pt2/quantized_kernels.h"
+#include "ops/quantized/quantized_kernels.h"
 
 namespace modrec::pt2 {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "instrument/pt2/quantized_kernels.h"
+#include "ops/quantized/quantized_kernels.h"
 
 namespace modrec::pt2 {
 namespace {
