@@ -68,7 +68,7 @@ class TinyLM(nn.Module):
 
 
 class MobileOps(nn.Module):
-    """Operators LibTorch's C++ has no meta kernel for, which modrec gives (lib/load/meta): ReLU6
+    """Operators LibTorch's C++ has no meta kernel for, which modrec gives (lib/ops/meta): ReLU6
     (hardtanh), Hardswish, PReLU, reflection and replication padding, and a GroupNorm (whose
     export computes its statistics by var_mean)."""
 
