@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "util/read_only_file.h"
 #include "util/text.h"
+#include "util/json_text.h"
 
 namespace modrec {
 namespace {
@@ -122,7 +123,7 @@ void read_safetensors(const std::string& path, int file, Checkpoint& out) {
   if (!f->read(8, text.data(), n)) bad("safetensors header cannot be read", path);
   json header;
   try {
-    header = json::parse(text);
+    header = read_json(text);
   } catch (const json::parse_error& e) {
     // Not e.what(): it quotes the offending bytes, which may be no UTF-8 at all.
     bad("safetensors header is not JSON in UTF-8 (at byte " + std::to_string(8 + e.byte) + ")",
@@ -194,7 +195,7 @@ void read_index(const std::string& path, Checkpoint& out) {
   auto f = ReadOnlyFile::open(path);
   std::string text(f ? f->size() : 0, '\0');
   if (!f || !f->read(0, text.data(), text.size())) bad("checkpoint index cannot be read", path);
-  const json index = json::parse(text, nullptr, false);
+  const json index = read_json_or_discarded(text);
   const json* map =
       index.is_object() && index.contains("weight_map") ? &index["weight_map"] : nullptr;
   if (!map || !map->is_object()) bad("checkpoint index's weight_map is not an object", path);

@@ -12,6 +12,7 @@
 #include "util/package_half.h"
 #include "util/read_only_file.h"
 #include "util/regular_file.h"
+#include "util/json_text.h"
 
 namespace modrec {
 namespace fs = std::filesystem;
@@ -63,7 +64,7 @@ FileInfo kind_by_json(const ReadOnlyFile& file) {
   if (file.size() > kMaxIndexBytes) return {FileKind::json, ""};
   std::string text(file.size(), '\0');
   if (!file.read(0, text.data(), text.size())) return {FileKind::unreadable, ""};
-  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const auto json = read_json_or_discarded(text);
   if (json.is_object() && json.contains("weight_map")) return {FileKind::checkpoint_index, ""};
   return {FileKind::json, ""};
 }

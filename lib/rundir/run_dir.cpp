@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 #include "rundir/run_paths.h"
 #include "util/error.h"
 #include "util/regular_file.h"
+#include "util/json_text.h"
 
 namespace modrec {
 namespace {
@@ -96,7 +98,7 @@ json read_run_json(const std::string& path) {
     throw Error(Exit::bad_input, "cannot read " + file.filename().string(), file.string(),
                 kRecordHint);
   try {
-    return json::parse(in);
+    return read_json(std::string(std::istreambuf_iterator<char>(in), {}));
   } catch (const json::exception& e) {
     throw Error(Exit::bad_input,
                 file.filename().string() + " is not valid JSON: " + first_line(e.what()),

@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "util/regular_file.h"
 #include "util/text.h"
+#include "util/json_text.h"
 
 namespace modrec {
 namespace {
@@ -100,7 +101,7 @@ std::vector<StepRow> read_step_rows(const std::string& dir) {
   std::string line;
   try {
     while (std::getline(in, line))
-      if (!line.empty()) rows.push_back(read_row(json::parse(line)));
+      if (!line.empty()) rows.push_back(read_row(read_json(line)));
   } catch (const json::exception& e) {
     throw not_a_step_row(file, e.what());
   } catch (const Error& e) {

@@ -5,6 +5,7 @@
 #include "files/archive.h"
 #include "load/pt2/program_json.h"
 #include "util/error.h"
+#include "util/json_text.h"
 
 namespace modrec {
 namespace {
@@ -65,9 +66,12 @@ EtRecord read_etrecord(const std::string& path) {
     throw Error(Exit::bad_input, "not an ETRecord (a zip without ETRECORD_V0)", path, kHint);
   try {
     EtRecord record;
-    record.nodes = read_nodes(nlohmann::json::parse(entry(
-        archive, {"edge_dialect_exported_program/forward", "edge_dialect_exported_program"})));
-    record.handles = read_handles(nlohmann::json::parse(entry(archive, {"debug_handle_map"})));
+    // Python's json writes the edge program's non-finite floats bare (-Infinity), as
+    // ExecuTorch's own reader accepts them.
+    record.nodes = read_nodes(read_json(
+        entry(archive, {"edge_dialect_exported_program/forward", "edge_dialect_exported_program"}),
+        JsonLimits{.non_finite = true}));
+    record.handles = read_handles(read_json(entry(archive, {"debug_handle_map"})));
     return record;
   } catch (const nlohmann::json::exception& e) {
     throw Error(Exit::bad_input, std::string("ETRecord is malformed: ") + e.what(), path, kHint);

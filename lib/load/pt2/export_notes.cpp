@@ -104,7 +104,7 @@ ExportNotes parse_export_notes(const std::string& text) {
   if (json_depth(text) > kMaxJsonDepth)  // its values are walked recursively
     throw NotesError("nests its JSON more than " + std::to_string(kMaxJsonDepth) + " deep");
   try {
-    return notes_of(json::parse(text));
+    return notes_of(read_json(text));
   } catch (const json::exception& e) {
     throw NotesError(e.what());
   }

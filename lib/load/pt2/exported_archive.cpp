@@ -10,6 +10,7 @@
 #include "load/pt2/schema_enums.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/json_text.h"
 
 namespace modrec::pt2 {
 namespace {
@@ -88,7 +89,7 @@ void read_stored(const Archive& archive, const std::string& folder, const std::s
                  Weights weights, std::map<std::string, StoredTensor>& state) {
   const std::string config_name = "data/" + folder + "/" + model + "_" + folder + "_config.json";
   if (!archive.has(config_name)) return;  // older archives write no constants config
-  const json config = json::parse(entry_text(archive, config_name)).at("config");
+  const json config = read_json(entry_text(archive, config_name)).at("config");
   std::map<std::string, std::string> first_fqn;  // path_name and tensor_meta -> the first FQN
   for (const auto& [fqn, entry] : config.items()) {
     const std::string stored = entry.at("path_name").dump() + entry.at("tensor_meta").dump();

@@ -352,7 +352,7 @@ TreeSpec tree_spec(const json& j, const std::string& field) {
   for (const json& child : array_of(member(j, "children_spec", field), field))
     spec.children.push_back(tree_spec(child, field));
   if (spec.type == T::dict) {  // the keys: its context, a JSON list in a string; strings only
-    const json keys = json::parse(text_of(member(j, "context", field), field + " context"));
+    const json keys = read_json(text_of(member(j, "context", field), field + " context"));
     for (const json& key : array_of(keys, field + " context"))
       spec.keys.push_back(text_of(key, field));
     if (spec.keys.size() != spec.children.size())
@@ -366,7 +366,7 @@ TreeSpec tree_spec(const json& j, const std::string& field) {
 std::optional<TreeSpec> spec_string(const std::string& text, const std::string& field) {
   if (json_depth(text) > kMaxJsonDepth)
     throw Malformed{field, "nests more than " + std::to_string(kMaxJsonDepth) + " deep"};
-  const json spec = json::parse(text);
+  const json spec = read_json(text);
   if (!spec.is_array() || spec.size() != 2) return std::nullopt;
   return tree_spec(spec[1], field);
 }
@@ -476,27 +476,6 @@ Program parse_program(const json& doc, const std::string& file) {
   }
 }
 
-size_t json_depth(std::string_view text) {
-  size_t depth = 0, deepest = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;  // the escaped character cannot end the string
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
 std::optional<TreeSpec> parse_tree_spec(const std::string& text) {
   try {
     return spec_string(text, "spec");
@@ -511,7 +490,7 @@ Program read_program(const std::string& text, const std::string& file) {
   if (json_depth(text) > kMaxJsonDepth)
     throw malformed(file, "the program nests its JSON more than " + std::to_string(kMaxJsonDepth) +
                               " deep (subgraphs within subgraphs), more than modrec reads");
-  return parse_program(json::parse(text), file);
+  return parse_program(read_json(text), file);
 }
 
 std::vector<StackEntry> parse_module_stack(const std::string& text) {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "load/pt2/program.h"
+#include "util/json_text.h"
 
 namespace modrec::pt2 {
 
@@ -22,10 +23,8 @@ constexpr int kSchemaMajor = 8;
 // recursion (nlohmann's tree is recursive) far from any stack's end.
 constexpr size_t kMaxJsonDepth = 512;
 
-// The deepest nesting of arrays and objects in the JSON `text`, read without parsing it: the bound
-// (kMaxJsonDepth) is checked before nlohmann's parser, whose tree (and every copy, destruction
-// and walk of it) recurses as deep.
-size_t json_depth(std::string_view text);
+// The bound is checked (util/json_text.h, json_depth) before nlohmann's parser, whose tree (and
+// every copy, destruction and walk of it) recurses as deep.
 
 // One TensorMeta of tensor_values or of a weights config.
 TensorMeta tensor_meta(const nlohmann::json& meta);
