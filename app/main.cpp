@@ -8,7 +8,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "load/torch_warnings.h"
-#include "load/version.h"
+#include "load/version_line.h"
 #include "util/error.h"
 #include "util/interrupt.h"
 #include "util/log.h"
