@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "instrument/pt2/call_signature_args.h"
 #include "util/log.h"
 
 namespace modrec::pt2 {

@@ -7,7 +7,9 @@
 // the same tensor (same identity and version). It runs right after the eager event before it,
 // once the values it takes exist.
 #pragma once
-#include "instrument/pt2/call_plan.h"
+#include "instrument/pt2/planned_calls.h"
+#include "load/pt2/export_notes.h"
+#include "model/module_tree.h"
 
 namespace modrec::pt2 {
 

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "instrument/pt2/call_plan.h"
+
 using namespace modrec;
 using namespace modrec::pt2;
 using nlohmann::json;

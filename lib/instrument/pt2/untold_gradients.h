@@ -7,7 +7,8 @@
 // v)) which uses are the result's is not told, so the call's gradients are refused, not written
 // wrong.
 #pragma once
-#include "instrument/pt2/call_plan.h"
+#include "instrument/pt2/planned_calls.h"
+#include "model/module_tree.h"
 
 namespace modrec::pt2 {
 
