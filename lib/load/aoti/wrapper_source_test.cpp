@@ -8,7 +8,8 @@ namespace {
 
 // Lines of the wrapper.cpp aoti_compile_and_package wrote (torch 2.14.1) for a 4 -> 8 -> 3 MLP
 // compiled for a (4, 4) input.
-const char* const kWrapper = R"cpp(                                   AOTInductorModel::AOTInductorModel(std::shared_ptr<ConstantMap> constants_map,
+const char* const kWrapper = R"wrapper(
+AOTInductorModel::AOTInductorModel(std::shared_ptr<ConstantMap> constants_map,
     : AOTInductorModelBase(1,
                            2,
                            true) {
@@ -57,7 +58,7 @@ AOTI_NOINLINE static void check_input_0(
        << "but got: " << arg4_1_stride[2]
   }
 }
-)cpp";
+)wrapper";
 
 }  // namespace
 
