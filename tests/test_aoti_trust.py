@@ -26,6 +26,7 @@ import zipfile
 
 import torch
 
+from aoti_fixtures import compile_mlp, rezipped
 from e2e import MODREC, main
 
 TMP = tempfile.mkdtemp(prefix="aoti-trust-")
@@ -34,31 +35,6 @@ atexit.register(shutil.rmtree, TMP, True)
 
 def path(*parts):
     return os.path.join(TMP, *parts)
-
-
-class MLP(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = torch.nn.Linear(4, 8)
-        self.fc2 = torch.nn.Linear(8, 3)
-
-    def forward(self, x):
-        return self.fc2(torch.relu(self.fc1(x)))
-
-
-def rezipped(src, dst, edit, extra=()):
-    """A copy of the zip `src`, each entry as edit(info, data) says (None: left out), then
-    `extra` entries (ZipInfo, data)."""
-    with zipfile.ZipFile(src) as z:
-        entries = [(i, z.read(i)) for i in z.infolist()]
-    with zipfile.ZipFile(dst, "w") as out:
-        for info, data in entries:
-            data = edit(info, data)
-            if data is not None:
-                out.writestr(info, data)
-        for info, data in extra:
-            out.writestr(info, data)
-    return dst
 
 
 def constructor_library(marker):
@@ -77,15 +53,8 @@ class Package(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        torch.manual_seed(0)
-        cls.model = MLP().eval()
-        cls.x = torch.randn(4, 4)
-        cls.x_file = path("x.pt")
-        torch.save(cls.x, cls.x_file)
+        compile_mlp(cls, TMP, rows=4)
         torch.save(torch.randn(9, 4), path("x9.pt"))
-        program = torch.export.export(cls.model, (cls.x,))
-        cls.package = torch._inductor.aoti_compile_and_package(
-            program, package_path=path("mlp.pt2"))
         with zipfile.ZipFile(cls.package) as z:
             cls.names = z.namelist()
         cls.root = cls.names[0].split("/")[0]
