@@ -4,8 +4,9 @@
 # and findings per target; exits non-zero when a target found a crash, leak, sanitizer report,
 # timeout or out-of-memory input (saved as build-fuzz/findings/<target>/crash-*, leak-*, ...).
 # usage: scripts/fuzz.sh [SECONDS=360] [TARGET...]   targets: tensor_file model_file pt2_program
-# (default all). pt2_program's inputs are a program's JSON, put into tests/fuzz's template archive;
-# its seeds are committed (tests/fuzz/corpus/pt2_program).
+# aoti_package (default all). pt2_program's inputs are a program's JSON, put into tests/fuzz's
+# template archive; aoti_package's a package's entries (aoti_package_fuzz.cpp); both have their
+# seeds committed (tests/fuzz/corpus/<target>).
 # Reproduce one finding: build-fuzz/tests/fuzz/fuzz_<target> build-fuzz/findings/<target>/crash-<sha>
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,7 +14,7 @@ build="${MODREC_FUZZ_BUILD:-$root/build-fuzz}"
 seconds="${1:-360}"
 (($#)) && shift
 targets=("$@")
-((${#targets[@]})) || targets=(tensor_file model_file pt2_program)
+((${#targets[@]})) || targets=(tensor_file model_file pt2_program aoti_package)
 export MODREC_FUZZ_PT2_TEMPLATE="$root/tests/fuzz/pt2_program_template.pt2"
 # Full malloc stacks: LibTorch has no frame pointers, and lsan.supp matches frames inside it.
 ASAN_EXTRA="fast_unwind_on_malloc=0" source "$root/scripts/sanitizers/env.sh"
@@ -31,15 +32,22 @@ build_targets() {
 make_seeds() {
   local generated="$build/seeds/generated"
   [ -d "$generated" ] || "$MODREC_PYTHON" "$root/tests/fuzz/make_seeds.py" "$generated"
-  mkdir -p "$build/seeds/tensor_file" "$build/seeds/model_file" "$build/seeds/pt2_program"
+  mkdir -p "$build/seeds/tensor_file" "$build/seeds/model_file" "$build/seeds/pt2_program" \
+    "$build/seeds/aoti_package"
   cp -u "$root"/tests/fuzz/corpus/pt2_program/* "$build/seeds/pt2_program/"
+  cp -u "$root"/tests/fuzz/corpus/aoti_package/* "$build/seeds/aoti_package/"
   cp -u "$root"/samples/*.input.pt "$generated"/* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
   cp -u "$root"/samples/*.pt "$generated"/*.pt "$generated"/*.pt2 "$build/seeds/model_file/"
 }
 
-# The tokens a target's mutations insert: the file formats' magic and names, or the program
-# schema's tags and operators.
-dict_of() { [ "$1" = pt2_program ] && echo pt2_program.dict || echo npy_zip.dict; }
+# The tokens a target's mutations insert: the file formats' magic and names, the program
+# schema's tags and operators, or a package's entry names and wrapper statements.
+dict_of() {
+  case "$1" in
+    pt2_program | aoti_package) echo "$1.dict" ;;
+    *) echo npy_zip.dict ;;
+  esac
+}
 
 # Runs one target in libFuzzer's fork mode, so that a timeout or out-of-memory input is saved and
 # fuzzing goes on; a crash (sanitizer report, uncaught exception, leak) ends the run. Its corpus

@@ -40,6 +40,7 @@ from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.testing.pt2e._xnnpack_quantizer import (XNNPACKQuantizer,
                                                        get_symmetric_quantization_config)
 
+from aoti_fixtures import compile_mlp, rezipped
 from e2e import MODREC, ROOT, main, run
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -213,43 +214,14 @@ class PT2E(unittest.TestCase):
         self.assertEqual(set(seen), set(eager) - {"_guards_fn"})
 
 
-class MLP(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = torch.nn.Linear(4, 8)
-        self.fc2 = torch.nn.Linear(8, 3)
-
-    def forward(self, x):
-        return self.fc2(torch.relu(self.fc1(x)))
-
-
-def rezipped(src, dst, edit):
-    """A copy of the zip `src` with each entry's bytes as edit(name, data) says (None: left out)."""
-    with zipfile.ZipFile(src) as z:
-        entries = [(i, z.read(i)) for i in z.infolist()]
-    with zipfile.ZipFile(dst, "w") as out:
-        for info, data in entries:
-            data = edit(info.filename, data)
-            if data is not None:
-                out.writestr(info, data)
-    return dst
-
-
 class AOTInductor(unittest.TestCase):
     """One package compiled on the CPU for the whole class (~35 s on 2 cores)."""
 
     @classmethod
     def setUpClass(cls):
-        torch.manual_seed(0)
-        cls.model = MLP().eval()
-        cls.x = torch.randn(2, 4)
-        cls.x_file = path("mlp_x.pt")
-        torch.save(cls.x, cls.x_file)
-        program = torch.export.export(cls.model, (cls.x,))
+        compile_mlp(cls, TMP, rows=2)
         cls.program = path("mlp.pt2")
-        torch.export.save(program, cls.program)
-        cls.package = torch._inductor.aoti_compile_and_package(
-            program, package_path=path("mlp_package.pt2"))
+        torch.export.save(cls.exported, cls.program)
         cls.loaded = torch._inductor.aoti_load_package(cls.package)
 
     def test_summary_counts_the_constants_by_module(self):
@@ -325,11 +297,11 @@ class AOTInductor(unittest.TestCase):
 
     def test_a_missing_or_damaged_library_or_another_device_is_one_line(self):
         so = lambda name: name.endswith(".so")  # noqa: E731
-        self.refused("no_library.pt2", lambda n, d: None if so(n) else d, "no compiled library")
-        self.refused("cut_library.pt2", lambda n, d: d[:4096] if so(n) else d,
+        self.refused("no_library.pt2", lambda i, d: None if so(i.filename) else d, "no compiled library")
+        self.refused("cut_library.pt2", lambda i, d: d[:4096] if so(i.filename) else d,
                      "compiled library is damaged")
         self.refused("cuda.pt2",
-                     lambda n, d: d.replace(b'"cpu"', b'"cuda"') if n.endswith("metadata.json")
+                     lambda i, d: d.replace(b'"cpu"', b'"cuda"') if i.filename.endswith("metadata.json")
                      else d, "cannot be loaded", "cuda")
 
 

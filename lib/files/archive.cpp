@@ -104,6 +104,7 @@ ArchiveEntry parse_central(const std::string& dir, size_t& at, uint64_t& local_o
   e.crc32 = static_cast<uint32_t>(le(dir, at + 16, 4));
   e.stored_size = le(dir, at + 20, 4);
   e.size = le(dir, at + 24, 4);
+  e.external_attributes = static_cast<uint32_t>(le(dir, at + 38, 4));
   uint64_t name_len = le(dir, at + 28, 2), extra_len = le(dir, at + 30, 2),
            comment_len = le(dir, at + 32, 2);
   local_offset = le(dir, at + 42, 4);

@@ -19,6 +19,9 @@ struct ArchiveEntry {
   uint64_t stored_size = 0;  // size in the file (equals size for stored entries)
   uint32_t crc32 = 0;        // CRC-32 of the uncompressed bytes, from the central directory
   uint16_t method = 0;       // 0 stored, 8 deflate
+  // The central directory's external attributes: a Unix host keeps the file's st_mode in the
+  // upper 16 bits (a symlink's S_IFLNK included; unpackers that honour it make the link).
+  uint32_t external_attributes = 0;
   bool stored() const { return method == 0; }
 };
 

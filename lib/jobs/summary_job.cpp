@@ -124,6 +124,10 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   log::debug("timing: pass ", log::seconds(clock.lap()), " s");
   const ModuleTree& tree = session.model->tree();
   warn_untold_shapes(untold_shapes(trace, tree, job.summary), job.model.path);
+  if (session.file.kind == FileKind::aoti_package)
+    log::warn(job.model.path,
+              ": the table counts the constants the package holds; AOTInductor folds small "
+              "constants (such as biases) into its compiled code, which holds them uncounted");
   write(summarize(tree, trace, input_bytes), tree, session.signature, job, out);
   log::debug("timing: format ", log::seconds(clock.lap()), " s");
 }

@@ -1,94 +1,61 @@
 #include "instrument/aoti/compiled_package.h"
 
-#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+#include <c10/core/ScalarType.h>
 
 #include <map>
 
+#include "instrument/aoti/loaded_package.h"
 #include "instrument/pt2/pytree.h"
 #include "instrument/root_only_model.h"
 #include "load/pt2/program_json.h"
-#include "load/operator_libraries.h"
-#include "load/shared_library_file.h"
+#include "load/aoti/input_match.h"
+#include "load/aoti/package.h"
 #include "util/error.h"
 
 namespace modrec {
 namespace {
 
-using Loader = torch::inductor::AOTIModelPackageLoader;
-
-// The name of the package's compiled model: its folder data/aotinductor/<model>/.
-std::string model_name(const Archive& archive) {
-  const std::string folder = "/data/aotinductor/";
-  for (const ArchiveEntry& e : archive.entries())
-    if (const size_t at = e.name.find(folder); at != std::string::npos) {
-      const std::string rest = e.name.substr(at + folder.size());
-      if (rest.find('/') != std::string::npos) return rest.substr(0, rest.find('/'));
-    }
-  return "model";
-}
-
-const char* const kHint =
-    "give the .pt2 that torch.export.save wrote of the program, or compile the package again for "
-    "this machine's device with the torch of this LibTorch";
-
-// The compiled library must be there (without it LibTorch's loader would try to compile the
-// package's C++ itself) and whole.
-void check_library(const Archive& archive, const std::string& model) {
-  const std::string folder = "/data/aotinductor/" + model + "/";
-  for (const ArchiveEntry& e : archive.entries()) {
-    if (e.name.find(folder) == std::string::npos || !e.name.ends_with(".so")) continue;
-    if (const std::string defect = e.stored() ? shared_library_defect(archive.read(e)) : "";
-        !defect.empty())
-      throw Error(Exit::bad_input,
-                  "AOTInductor package's compiled library is damaged: " + e.name + " " + defect,
-                  archive.path(), kHint);
-    return;
-  }
-  throw Error(Exit::bad_input,
-              "AOTInductor package has no compiled library (data/aotinductor/" + model + "/*.so)",
-              archive.path(), kHint);
-}
-
-std::unique_ptr<Loader> load(const std::string& path, const std::string& model) {
-  load_cuda_backend();  // the compiled library links libtorch.so by name, as operator libraries
-  try {
-    return std::make_unique<Loader>(path, model);
-  } catch (const std::exception& e) {  // c10::Error's first line is its message
-    throw Error(Exit::bad_input, "AOTInductor package cannot be loaded: " + first_line(e.what()),
-                path, kHint);
-  }
-}
-
 class CompiledPackage : public RootOnlyModel {
  public:
-  CompiledPackage(std::string path, std::unique_ptr<Loader> loader)
+  CompiledPackage(std::string path, Archive archive, aoti::Package package)
       : RootOnlyModel(std::move(path), "an AOTInductor package", "CompiledModel"),
-        loader_(std::move(loader)) {
-    const std::vector<std::string> spec = loader_->get_call_spec();
-    if (spec.size() == 2) {
-      in_spec_ = pt2::parse_tree_spec(spec[0]);
-      out_spec_ = pt2::parse_tree_spec(spec[1]);
+        archive_(std::move(archive)),
+        package_(std::move(package)) {
+    if (!package_.program.in_spec.empty() && !package_.program.out_spec.empty()) {
+      in_spec_ = pt2::parse_tree_spec(package_.program.in_spec);
+      out_spec_ = pt2::parse_tree_spec(package_.program.out_spec);
     }
-    constants_.emplace_back();
-    read_constants();
+    std::map<std::string, aoti::CompiledConstant> by_fqn;  // sorted: a module's constants together
+    for (aoti::CompiledConstant& c : package_.constants())
+      by_fqn.emplace(c.original_fqn.empty() ? c.name : c.original_fqn, std::move(c));
+    for (const auto& [fqn, c] : by_fqn) add_constant(fqn, c);
   }
 
-  // The package's inputs (its in_spec's leaves), as tensors.
+  // The package's inputs (its in_spec's leaves, else the inputs it declares), as tensors.
   std::vector<c10::Argument> forward_arguments() const override {
+    const size_t count = in_spec_ ? pt2::leaf_count(*in_spec_) : package_.program.inputs.size();
     std::vector<c10::Argument> args;
-    for (size_t i = 0; in_spec_ && i < pt2::leaf_count(*in_spec_); ++i)
+    for (size_t i = 0; i < count; ++i)
       args.emplace_back("input_" + std::to_string(i), c10::TensorType::get());
     return args;
   }
 
+  // The constants' values live in the library: reading them loads it.
   std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const override {
-    return constants_[static_cast<size_t>(module)];
+    std::vector<std::pair<std::string, at::Tensor>> out;
+    const std::map<std::string, at::Tensor>& values = constant_values();
+    const std::string& prefix = tree_.modules[static_cast<size_t>(module)].path;
+    for (const Param& p : tree_.modules[static_cast<size_t>(module)].params)
+      if (auto v = values.find(prefix.empty() ? p.name : prefix + "." + p.name); v != values.end())
+        out.emplace_back(p.name, v->second);
+    return out;
   }
 
  private:
   std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs) override {
+    check_inputs(inputs);
     try {
-      return loader_->run(inputs);
+      return loaded().loader().run(inputs);
     } catch (const c10::Error& e) {
       throw Error(Exit::model_failed,
                   "the compiled model failed: " + first_line(e.what_without_backtrace()), path_,
@@ -96,30 +63,55 @@ class CompiledPackage : public RootOnlyModel {
     }
   }
 
+  void check_inputs(const std::vector<at::Tensor>& inputs) const {
+    const auto& compiled = package_.program.inputs;
+    for (size_t i = 0; i < inputs.size() && i < compiled.size(); ++i) {
+      const std::string wrong = aoti::input_mismatch(
+          compiled[i], std::string(c10::getDtypeNames(inputs[i].scalar_type()).first),
+          inputs[i].sizes().vec());
+      if (!wrong.empty())
+        throw Error(Exit::usage, "input input_" + std::to_string(i) + ": " + wrong, path_,
+                    "give an input of the sizes and dtype the package was compiled for "
+                    "(aoti_compile_and_package's dynamic_shapes lets a dimension vary)");
+    }
+  }
+
   c10::IValue pack(std::vector<c10::IValue> outputs) const override {
     return pt2::unflatten(out_spec_ ? &*out_spec_ : nullptr, outputs);
   }
 
-  // A module per prefix of the constants' original names (fc1.weight: fc1), its constants as
-  // its parameters, not trainable.
-  void read_constants() {
-    torch::inductor::AOTIModelContainerRunner* runner = loader_->get_runner();
+  LoadedPackage& loaded() const {
+    if (!loaded_) loaded_ = std::make_unique<LoadedPackage>(archive_, package_);
+    return *loaded_;
+  }
+
+  // The constants' values by their model names (fc1.weight), read from the loaded library.
+  const std::map<std::string, at::Tensor>& constant_values() const {
+    if (values_) return *values_;
+    torch::inductor::AOTIModelContainerRunner* runner = loaded().loader().get_runner();
     const auto fqns = runner->getConstantNamesToOriginalFQNs();
-    const auto values = runner->extract_constants_map(false);
-    std::map<std::string, at::Tensor> by_fqn;  // sorted: a module's constants together
-    for (const auto& [name, value] : values) {
+    values_.emplace();
+    for (const auto& [name, value] : runner->extract_constants_map(false)) {
       const auto fqn = fqns.find(name);
-      by_fqn[fqn == fqns.end() ? name : fqn->second] = value;
+      (*values_)[fqn == fqns.end() || fqn->second.empty() ? name : fqn->second] = value;
     }
-    for (const auto& [fqn, value] : by_fqn) {
-      const size_t dot = fqn.rfind('.');
-      const int module = dot == std::string::npos ? 0 : module_at(fqn.substr(0, dot));
-      const std::string name = dot == std::string::npos ? fqn : fqn.substr(dot + 1);
-      tree_.modules[static_cast<size_t>(module)].params.push_back(
-          Param{name, value.sizes().vec(), value.numel(),
-                static_cast<int64_t>(value.element_size()), false});
-      constants_[static_cast<size_t>(module)].emplace_back(name, value);
-    }
+    return *values_;
+  }
+
+  // A constant as a parameter of the module its model name's prefix names (fc1.weight: fc1),
+  // not trainable.
+  void add_constant(const std::string& fqn, const aoti::CompiledConstant& c) {
+    const size_t dot = fqn.rfind('.');
+    const int module = dot == std::string::npos ? 0 : module_at(fqn.substr(0, dot));
+    int64_t numel = 1;
+    for (const int64_t size : c.shape) numel *= size;
+    const auto dtype = c10::getStringToDtypeMap().find(c.dtype);
+    if (dtype == c10::getStringToDtypeMap().end())
+      throw aoti::refused_package(
+          archive_, "constant " + c.name + " is of a dtype torch does not name: " + c.dtype);
+    tree_.modules[static_cast<size_t>(module)].params.push_back(
+        Param{dot == std::string::npos ? fqn : fqn.substr(dot + 1), c.shape, numel,
+              static_cast<int64_t>(c10::elementSize(dtype->second)), false});
   }
 
   // The module at `path`, made with its parents when new.
@@ -132,24 +124,22 @@ class CompiledPackage : public RootOnlyModel {
     tree_.modules.push_back(
         Module{path, name, "Module", "", tree_.modules[parent].depth + 1, parent, {}, {}, {}});
     tree_.modules[static_cast<size_t>(parent)].children.push_back(index);
-    constants_.emplace_back();
     return index;
   }
 
-  std::unique_ptr<Loader> loader_;
+  Archive archive_;
+  aoti::Package package_;
   std::optional<pt2::TreeSpec> in_spec_, out_spec_;  // the call spec's, typed
-  std::vector<std::vector<std::pair<std::string, at::Tensor>>> constants_;  // per module
+  mutable std::unique_ptr<LoadedPackage> loaded_;    // at the first run or look at a value
+  mutable std::optional<std::map<std::string, at::Tensor>> values_;
 };
 
 }  // namespace
 
 std::unique_ptr<InstrumentedModel> open_compiled_package(const std::string& path,
                                                          const FileInfo& file) {
-  file.archive->verify_crc();  // a damaged library would be loaded as it is
-  const std::string model = model_name(*file.archive);
-  check_library(*file.archive, model);
   // The archive's own path: `path` may name the compiled half of a package (file_kind.h).
-  return std::make_unique<CompiledPackage>(path, load(file.archive->path(), model));
+  return std::make_unique<CompiledPackage>(path, *file.archive, aoti::read_package(*file.archive));
 }
 
 }  // namespace modrec

@@ -1,20 +1,22 @@
-// An AOTInductor package (torch._inductor.aoti_compile_and_package: compiled code, no program) run
-// by LibTorch's own loader (torch::inductor::AOTIModelPackageLoader, the only use of it). The
-// compiled code reports no module call: the model's one call is its root, whose inputs and
-// outputs are the package's; its module tree is that of its constants' names (fc1.weight makes a
-// module fc1), so that a table counts them by module.
+// An AOTInductor package (torch._inductor.aoti_compile_and_package: compiled code, no program),
+// read and checked by load/aoti/, run by LibTorch's own loader (loaded_package.h) only when it
+// must run: its table (summary, graph without an input) comes from what the package declares,
+// and no code of it runs. The compiled code reports no module call: the model's one call is its
+// root, whose inputs and outputs are the package's; its module tree is that of its constants'
+// names (fc1.weight makes a module fc1), so that a table counts them by module.
 #pragma once
 #include <memory>
 #include <string>
 
-#include "instrument/instrumented_model.h"
 #include "files/file_kind.h"
+#include "instrument/instrumented_model.h"
 
 namespace modrec {
 
-// Loads the package `file` (FileKind::aoti_package), its constants with it (they live in the
-// compiled library). Error(Exit::bad_input), one line naming the file, when LibTorch cannot load
-// it (compiled for a device that is not here, a missing or damaged library, another torch's ABI).
+// Reads the package `file` (FileKind::aoti_package): load/aoti's refusals, Error(Exit::bad_input)
+// naming the file. Its library is loaded at the first run or the first look at its constants'
+// values; an input whose dtype or sizes the compiled program does not take is Error(Exit::usage)
+// naming the input, the dimension, the size given and the size compiled, before it runs.
 std::unique_ptr<InstrumentedModel> open_compiled_package(const std::string& path,
                                                          const FileInfo& file);
 
