@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -128,6 +129,48 @@ TEST_CASE("damaged headers are bad input naming the file, never a crash") {
     } catch (const Error& e) {
       CHECK(e.code() == Exit::bad_input);
       CHECK(e.where() == checkpoint_fixture(name));
+    }
+  }
+}
+
+TEST_CASE("a tensor subclass is its inner tensors under its name, its class named") {
+  const Checkpoint c = read_checkpoint(checkpoint_fixture("subclass.pt"));
+  REQUIRE(c.subclasses.size() == 1);
+  CHECK(c.subclasses[0].name == "fc.weight");
+  CHECK(c.subclasses[0].type == "__main__.Wrapped");
+  CHECK(c.subclasses[0].shape == std::vector<int64_t>{2, 3});
+  std::vector<std::string> names, subclasses;
+  for (const CheckpointTensor& t : c.tensors)
+    names.push_back(t.name), subclasses.push_back(t.subclass);
+  CHECK(names == std::vector<std::string>{"fc.weight.qdata", "fc.weight.scale", "fc.bias"});
+  CHECK(subclasses == std::vector<std::string>{"__main__.Wrapped", "__main__.Wrapped", ""});
+  CHECK(c.held == 3);
+  CHECK(c.tensors[0].dtype == DType::int8);
+  const CheckpointSummary s = summarize(c);
+  const auto row = std::find_if(s.rows.begin(), s.rows.end(),
+                                [](const CheckpointRow& r) { return r.path == "fc.weight"; });
+  REQUIRE(row != s.rows.end());
+  CHECK(row->subclass == 0);
+  CHECK(row->params == 6 + 2);
+}
+
+TEST_CASE("tensors in lists and tuples are listed; an object holding none is named") {
+  const Checkpoint c = read_checkpoint(checkpoint_fixture("lists.pt"));
+  std::vector<std::string> names;
+  for (const CheckpointTensor& t : c.tensors) names.push_back(t.name);
+  CHECK(names == std::vector<std::string>{"w", "buffers.0", "buffers.1.0"});
+}
+
+TEST_CASE("an object holding tensors, or a value holding itself, refuses the file naming it") {
+  for (const auto& [name, named] :
+       {std::pair<const char*, const char*>{"holder.pt", "extra.h"}, {"loop.pt", "loop"}}) {
+    INFO(name);
+    try {
+      read_checkpoint(checkpoint_fixture(name));
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.code() == Exit::bad_input);
+      CHECK(std::string(e.what()).find(named) != std::string::npos);
     }
   }
 }
