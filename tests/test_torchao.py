@@ -251,8 +251,18 @@ class Programs(unittest.TestCase):
             with self.subTest(kind):
                 out, _ = run("summary", self.wrapped[kind], "--input", self.x_file)
                 self.assertEqual(out, torchinfo_table(self.models[kind], self.x))
-                out, _ = run("summary", self.unwrapped[kind], "--input", self.x_file)
-                self.assertEqual(out, torchinfo_table(self.models[kind + "_unwrapped"], self.x))
+
+    def test_unwrapped_tables_count_as_torchinfo_and_warn_of_the_parametrization_calls(self):
+        """The parametrization's calls (ParametrizationList, UnwrapTensorSubclass) return a
+        tensor subclass no graph value is: they are not placed, with a warning naming them, and
+        their parameters are counted in ParametrizedLinear's row; the totals are torchinfo's."""
+        for kind in CONFIGS:
+            with self.subTest(kind):
+                out, err = run("summary", self.unwrapped[kind], "--input", self.x_file)
+                want = torchinfo_table(self.models[kind + "_unwrapped"], self.x)
+                totals = [line for line in want.splitlines() if "params" in line]
+                self.assertEqual([line for line in out.splitlines() if "params" in line], totals)
+                self.assertIn("fc1.parametrizations.weight", err)
 
     def test_records_equal_eager_hooks(self):
         for kind in CONFIGS:
