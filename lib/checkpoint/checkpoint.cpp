@@ -166,8 +166,8 @@ void read_torch_save(const std::string& path, const Archive& archive, int file, 
   const PickledState state = read_state_dict_pickle(archive.read(*pickle), path);
   if (!state.passed_over.empty())
     log::warn(path, ": its pickle holds ", state.passed_over.size(),
-              " objects without tensors that modrec does not show (",
-              log::listed(state.passed_over), ")");
+              state.passed_over.size() == 1 ? " object" : " objects",
+              " without tensors that modrec does not show (", log::listed(state.passed_over), ")");
   for (const PickledSubclass& s : state.subclasses)
     out.subclasses.push_back({s.name, s.type, s.dtype, s.shape});
   out.held += state.tensors.size();

@@ -45,7 +45,8 @@ void attach_inner_tensors(const at::Tensor& outer, std::map<std::string, at::Ten
   std::erase_if(attached(), [](const auto& entry) { return entry.second.outer.expired(); });
   attached().insert_or_assign(
       outer.unsafeGetTensorImpl(),
-      Attached{c10::weak_intrusive_ptr<c10::TensorImpl>(outer.getIntrusivePtr()), std::move(inner)});
+      Attached{c10::weak_intrusive_ptr<c10::TensorImpl>(outer.getIntrusivePtr()),
+               std::move(inner)});
 }
 
 void define_export(OpDefiner& ops) {
