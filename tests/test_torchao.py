@@ -246,6 +246,23 @@ class Programs(unittest.TestCase):
         with zipfile.ZipFile(self.unwrapped["int8"]) as z:
             self.assertTrue(any(n.endswith("extra/modrec-notes.json") for n in z.namelist()))
 
+    def test_a_failed_save_leaves_no_file(self):
+        real_save = torch.export.save
+
+        def failing_save(program, f, **kwargs):
+            with open(f, "wb") as out:
+                out.write(b"PK partial")
+            raise OSError("disk full")
+        target = path("failed.pt2")
+        torch.export.save = failing_save
+        try:
+            with self.assertRaises(OSError):
+                modrec.export(self.float_model, (self.x,), target)
+        finally:
+            torch.export.save = real_save
+        self.assertFalse(os.path.exists(target))
+        self.assertEqual([f for f in os.listdir(TMP) if f.startswith(".modrec-export")], [])
+
     def test_tables_are_torchinfo_of_the_eager_models(self):
         for kind in CONFIGS:
             with self.subTest(kind):
