@@ -9,8 +9,10 @@ namespace {
 using nlohmann::json;
 
 std::string verdict(const CheckResult& r, const std::string& run_path) {
-  const std::string scope = std::to_string(r.tensors_checked) + " tensors of " +
-                            std::to_string(r.layers_checked) + " layers in " + run_path;
+  const std::string scope =
+      std::to_string(r.tensors_checked) + " tensors of " + std::to_string(r.layers_checked) +
+      " layers in " + run_path +
+      (r.tensors_held ? " (of the " + std::to_string(*r.tensors_held) + " tensors it holds)" : "");
   if (r.violations.empty()) return "check passed: no violations in " + scope;
   const size_t n = r.violations.size();
   return "check failed: " + std::to_string(n) + (n == 1 ? " violation in " : " violations in ") +
@@ -55,12 +57,14 @@ json check_json(const CheckResult& result, const std::string& run_path) {
                             {"through", n.refused.through}});
     if (!n.refused.reason.empty()) not_recorded.back()["reason"] = n.refused.reason;
   }
-  return {{"run", run_path},
-          {"passed", result.violations.empty()},
-          {"not_recorded", not_recorded},
-          {"layers_checked", result.layers_checked},
-          {"tensors_checked", result.tensors_checked},
-          {"violations", violations}};
+  json out = {{"run", run_path},
+              {"passed", result.violations.empty()},
+              {"not_recorded", not_recorded},
+              {"layers_checked", result.layers_checked},
+              {"tensors_checked", result.tensors_checked},
+              {"violations", violations}};
+  if (result.tensors_held) out["tensors_held"] = *result.tensors_held;
+  return out;
 }
 
 std::string format_check(const CheckResult& result, const std::string& run_path,

@@ -9,8 +9,8 @@
 
 namespace modrec {
 
-// {"run", "passed", "layers_checked", "tensors_checked", "violations": [{label, path, capture,
-// tensor, rule, value, limit}]}
+// {"run", "passed", "layers_checked", "tensors_checked", a checkpoint's "tensors_held" (the
+// tensors its files hold), "violations": [{label, path, capture, tensor, rule, value, limit}]}
 nlohmann::json check_json(const CheckResult& result, const std::string& run_path);
 
 // markdown is for a GitHub job summary.

@@ -44,6 +44,8 @@ struct CheckResult {
   std::vector<NotRecorded> not_recorded;
   size_t layers_checked = 0;
   size_t tensors_checked = 0;
+  // A checkpoint's: the tensors its files hold, of which tensors_checked were checked.
+  std::optional<size_t> tensors_held;
 };
 
 // Throws Error(usage) on a bad selector or capture name; statistics that are undefined (std of

@@ -7,6 +7,7 @@
 #include "checkpoint/state_dict_pickle.h"
 #include "files/tensor_extent.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/read_only_file.h"
 #include "util/text.h"
 #include "util/json_text.h"
@@ -132,6 +133,7 @@ void read_safetensors(const std::string& path, int file, Checkpoint& out) {
   if (!header.is_object()) bad("safetensors header is not a JSON object", path);
   const uint64_t data = 8 + n;
   std::vector<CheckpointTensor> tensors;
+  out.held += header.size() - header.contains("__metadata__");
   for (const auto& [name, entry] : header.items()) {
     if (name == "__metadata__") {
       if (entry.is_object()) out.metadata.update(entry);
@@ -161,8 +163,17 @@ bool contiguous(const PickledTensor& p) {
 void read_torch_save(const std::string& path, const Archive& archive, int file, Checkpoint& out) {
   const ArchiveEntry* pickle = archive.find("data.pkl");
   if (!pickle) bad("torch.save archive has no data.pkl", path);
-  for (const PickledTensor& p : read_state_dict_pickle(archive.read(*pickle), path)) {
+  const PickledState state = read_state_dict_pickle(archive.read(*pickle), path);
+  if (!state.passed_over.empty())
+    log::warn(path, ": its pickle holds ", state.passed_over.size(),
+              state.passed_over.size() == 1 ? " object" : " objects",
+              " without tensors that modrec does not show (", log::listed(state.passed_over), ")");
+  for (const PickledSubclass& s : state.subclasses)
+    out.subclasses.push_back({s.name, s.type, s.dtype, s.shape});
+  out.held += state.tensors.size();
+  for (const PickledTensor& p : state.tensors) {
     CheckpointTensor t{p.name, p.dtype, p.shape, file};
+    t.subclass = p.subclass;
     const ArchiveEntry* storage = archive.find("data/" + p.storage);
     if (!storage || !storage->stored())
       bad("tensor " + p.name + "'s storage data/" + p.storage + " is missing or compressed", path);

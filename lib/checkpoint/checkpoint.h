@@ -27,6 +27,9 @@ struct CheckpointTensor {
   // false for a view stored with strides (torch.save of a non-contiguous tensor): its bytes are
   // not numel consecutive elements, so check and diff refuse it.
   bool contiguous = true;
+  // The tensor subclass it is an inner tensor of ("torchao.quantization.Int8Tensor": its qdata,
+  // scale or zero_point, named "fc1.weight.qdata"); "" for a plain tensor.
+  std::string subclass;
 
   int64_t numel() const;
   // The name's last part, its own under its module: "weight".
@@ -35,11 +38,24 @@ struct CheckpointTensor {
 
 enum class CheckpointFormat { safetensors, torch_save, sharded };
 
+// A tensor subclass a torch.save'd dict holds (torchao's quantized weights): the tensor it
+// stands for, its data its inner tensors, which are Checkpoint::tensors named "<name>.<inner>".
+struct CheckpointSubclass {
+  std::string name;  // "fc1.weight"
+  std::string type;  // "torchao.quantization.Int8Tensor"
+  DType dtype = DType::float32;
+  std::vector<int64_t> shape;
+};
+
 struct Checkpoint {
   std::string path;  // as given
   CheckpointFormat format = CheckpointFormat::safetensors;
   std::vector<std::string> files;  // the files holding the tensors' bytes (the shards)
   std::vector<CheckpointTensor> tensors;
+  std::vector<CheckpointSubclass> subclasses;
+  // The tensors the files hold (every header entry, every tensor of a pickle): what check and diff
+  // say they covered out of.
+  size_t held = 0;
   nlohmann::json metadata = nlohmann::json::object();  // safetensors' __metadata__, an index's
 };
 

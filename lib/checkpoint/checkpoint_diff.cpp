@@ -152,7 +152,10 @@ ReportTable table(const CheckpointDiff& diff) {
 std::string verdict(const CheckpointDiff& diff, const std::string& a, const std::string& b) {
   size_t failed = 0;
   for (const TensorChange& c : diff.tensors) failed += !c.passed();
-  const std::string scope = std::to_string(diff.tensors.size()) + " tensors of " + a + " and " + b;
+  const std::string scope = std::to_string(diff.tensors.size()) + " tensors of " + a + " and " + b +
+                            " (" + std::to_string(diff.compared) + " compared; the files hold " +
+                            std::to_string(diff.held_a) + " and " + std::to_string(diff.held_b) +
+                            ")";
   if (!failed) return "diff passed: no tensor differs beyond tolerance in " + scope;
   return "diff failed: " + std::to_string(failed) +
          (failed == 1 ? " tensor differs" : " tensors differ") + " in " + scope;
@@ -181,6 +184,9 @@ json to_json(const CheckpointDiff& diff, const std::string& a, const std::string
           {"atol", tol.atol},
           {"rtol", tol.rtol},
           {"passed", diff.passed()},
+          {"compared", diff.compared},
+          {"held_a", diff.held_a},
+          {"held_b", diff.held_b},
           {"tensors", tensors}};
 }
 
@@ -195,6 +201,7 @@ CheckpointDiff diff_checkpoints(const Checkpoint& a, const Checkpoint& b,
   std::map<std::string, size_t> in_b;
   for (size_t i = 0; i < b.tensors.size(); ++i) in_b.emplace(b.tensors[i].name, i);
   CheckpointDiff diff;
+  diff.held_a = a.held, diff.held_b = b.held;
   std::vector<Pair> pairs;
   for (size_t i = 0; i < a.tensors.size(); ++i) {
     const auto it = in_b.find(a.tensors[i].name);
@@ -232,6 +239,7 @@ CheckpointDiff diff_checkpoints(const Checkpoint& a, const Checkpoint& b,
   for (size_t k = 0; k < pieces.size(); ++k) sums[pieces[k].tensor].add(partial[k]);
   for (size_t i = 0; i < pairs.size(); ++i)
     finish(diff.tensors[pairs[i].change], sums[i], numels[i]);
+  diff.compared = pairs.size();
   std::stable_sort(diff.tensors.begin(), diff.tensors.end(), before);
   return diff;
 }

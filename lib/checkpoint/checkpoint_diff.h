@@ -38,6 +38,8 @@ struct TensorChange {
 
 struct CheckpointDiff {
   std::vector<TensorChange> tensors;  // failures first, then by relative change, largest first
+  size_t compared = 0;                // tensors compared element by element (in both, one shape)
+  size_t held_a = 0, held_b = 0;      // the tensors each checkpoint's files hold
   bool passed() const;
 };
 
@@ -45,7 +47,8 @@ struct CheckpointDiff {
 CheckpointDiff diff_checkpoints(const Checkpoint& a, const Checkpoint& b,
                                 const CheckpointTolerance& tol, int threads);
 
-// The verdict line and the table (text, markdown), or {"a", "b", "atol", "rtol", "passed",
+// The verdict line (with how many tensors were compared of those the files hold) and the table
+// (text, markdown), or {"a", "b", "atol", "rtol", "passed", "compared", "held_a", "held_b",
 // "tensors": [...]} (json).
 std::string format_checkpoint_diff(const CheckpointDiff& diff, const std::string& a,
                                    const std::string& b, const CheckpointTolerance& tol,

@@ -40,6 +40,13 @@ std::vector<Node> name_tree(const Checkpoint& c) {
   return nodes;
 }
 
+const CheckpointSubclass* subclass_of(const Checkpoint& c, const CheckpointRow& row) {
+  return row.subclass < 0 ? nullptr : &c.subclasses[static_cast<size_t>(row.subclass)];
+}
+
+// "Int8Tensor" of "torchao.quantization.Int8Tensor".
+std::string class_name(const std::string& type) { return type.substr(type.rfind('.') + 1); }
+
 // The rows --depth shows, each as its name (tree prefix, label) and cells: shape, dtype, count.
 using Line = std::function<void(const std::string& name, const std::vector<std::string>& cells)>;
 void visible_lines(const Checkpoint& c, const CheckpointSummary& s, const SummaryOptions& options,
@@ -47,8 +54,12 @@ void visible_lines(const Checkpoint& c, const CheckpointSummary& s, const Summar
   const bool ascii = options.has(RowSetting::ascii_only);
   for (const CheckpointRow& row : s.rows) {
     if (row.depth > options.depth) continue;
-    const std::string label = row.depth ? row.name + ": " + row.label : row.name;
-    line(tree_prefix(row.depth, ascii) + label, {"--", "--", text::with_commas(row.params)});
+    const CheckpointSubclass* sub = subclass_of(c, row);
+    const std::string name = sub ? row.name + " (" + class_name(sub->type) + ")" : row.name;
+    const std::string label = row.depth ? name + ": " + row.label : name;
+    line(tree_prefix(row.depth, ascii) + label,
+         {sub ? text::list_repr(sub->shape) : "--", sub ? dtype_name(sub->dtype) : "--",
+          text::with_commas(row.params)});
     if (row.depth + 1 > options.depth) continue;  // its tensors are one level deeper
     for (size_t i : row.tensors) {
       const CheckpointTensor& t = c.tensors[i];
@@ -117,7 +128,9 @@ std::string format_csv(const Checkpoint& c, const CheckpointSummary& s,
   std::string out = csv_line({"kind", "label", "name", "depth", "shape", "dtype", "num_params"});
   for (const CheckpointRow& row : s.rows) {
     if (row.depth > options.depth) continue;
-    out += csv_line({"module", row.label, row.path, std::to_string(row.depth), "", "",
+    const CheckpointSubclass* sub = subclass_of(c, row);
+    out += csv_line({sub ? "subclass" : "module", row.label, row.path, std::to_string(row.depth),
+                     sub ? shape_text(sub->shape) : "", sub ? dtype_name(sub->dtype) : "",
                      std::to_string(row.params)});
     if (row.depth + 1 > options.depth) continue;
     for (size_t i : row.tensors) {
@@ -142,12 +155,16 @@ json to_json(const Checkpoint& c, const CheckpointSummary& s) {
                          {"bytes", t.bytes},
                          {"file", c.files[static_cast<size_t>(t.file)]},
                          {"offset", t.offset}});
+      if (!t.subclass.empty()) tensors.back()["subclass"] = t.subclass;
     }
     rows.push_back({{"label", row.label},
                     {"path", row.path},
                     {"depth", row.depth},
                     {"num_params", row.params},
                     {"tensors", tensors}});
+    if (const CheckpointSubclass* sub = subclass_of(c, row))
+      rows.back()["subclass"] = {
+          {"type", sub->type}, {"shape", sub->shape}, {"dtype", dtype_name(sub->dtype)}};
   }
   json dtypes = json::object();
   for (const auto& [dtype, t] : s.by_dtype)
@@ -169,13 +186,17 @@ json to_json(const Checkpoint& c, const CheckpointSummary& s) {
 CheckpointSummary summarize(const Checkpoint& checkpoint) {
   const std::vector<Node> nodes = name_tree(checkpoint);
   CheckpointSummary s;
+  std::map<std::string, int> subclass_at;
+  for (size_t i = 0; i < checkpoint.subclasses.size(); ++i)
+    subclass_at[checkpoint.subclasses[i].name] = static_cast<int>(i);
   std::map<int, int> per_depth;
   // Preorder; a row's params are its own tensors' plus its children's, added once they return.
   std::function<int64_t(size_t, int)> visit = [&](size_t n, int depth) -> int64_t {
     const size_t at = s.rows.size();
+    const auto sub = subclass_at.find(nodes[n].path);
     s.rows.push_back({nodes[n].path, nodes[n].name, depth,
                       std::to_string(depth) + "-" + std::to_string(++per_depth[depth]), 0,
-                      nodes[n].tensors});
+                      nodes[n].tensors, sub == subclass_at.end() ? -1 : sub->second});
     int64_t params = 0;
     for (size_t i : nodes[n].tensors) params += checkpoint.tensors[i].numel();
     for (size_t child : nodes[n].children) params += visit(child, depth + 1);

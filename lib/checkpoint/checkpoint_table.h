@@ -22,6 +22,9 @@ struct CheckpointRow {
   std::string label;   // "2-1": depth and its index among the rows of that depth, as torchinfo's
   int64_t params = 0;  // every tensor's elements under it
   std::vector<size_t> tensors;  // its own, indices into Checkpoint::tensors
+  // A tensor subclass's row (torchao's fc1.weight, its inner tensors its own): the index into
+  // Checkpoint::subclasses; -1 for a module.
+  int subclass = -1;
 };
 
 struct DTypeTotal {

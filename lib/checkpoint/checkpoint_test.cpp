@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -32,6 +33,18 @@ void check_against_safetensors(const Checkpoint& c, const std::string& prefix = 
     CHECK(t.shape == want[name]["shape"].get<std::vector<int64_t>>());
     CHECK(std::string(dtype_name(t.dtype)) == want[name]["dtype"].get<std::string>());
     CHECK(t.numel() == want[name]["numel"].get<int64_t>());
+  }
+}
+
+// Reading fixture `name` is bad input naming the file and, in its message, `named`.
+void check_refused(const std::string& name, const std::string& named) {
+  try {
+    read_checkpoint(checkpoint_fixture(name));
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == Exit::bad_input);
+    CHECK(e.where() == checkpoint_fixture(name));
+    CHECK(std::string(e.what()).find(named) != std::string::npos);
   }
 }
 
@@ -122,12 +135,39 @@ TEST_CASE("damaged headers are bad input naming the file, never a crash") {
         "overlap.safetensors", "not_utf8.safetensors", "wrong_size.safetensors",
         "unknown_dtype.safetensors", "cut_pickle.pt", "missing_shard.index.json"}) {
     INFO(name);
-    try {
-      read_checkpoint(checkpoint_fixture(name));
-      FAIL("no error");
-    } catch (const Error& e) {
-      CHECK(e.code() == Exit::bad_input);
-      CHECK(e.where() == checkpoint_fixture(name));
-    }
+    check_refused(name, "");
   }
+}
+
+TEST_CASE("a tensor subclass is its inner tensors under its name, its class named") {
+  const Checkpoint c = read_checkpoint(checkpoint_fixture("subclass.pt"));
+  REQUIRE(c.subclasses.size() == 1);
+  CHECK(c.subclasses[0].name == "fc.weight");
+  CHECK(c.subclasses[0].type == "__main__.Wrapped");
+  CHECK(c.subclasses[0].shape == std::vector<int64_t>{2, 3});
+  std::vector<std::string> names, subclasses;
+  for (const CheckpointTensor& t : c.tensors)
+    names.push_back(t.name), subclasses.push_back(t.subclass);
+  CHECK(names == std::vector<std::string>{"fc.weight.qdata", "fc.weight.scale", "fc.bias"});
+  CHECK(subclasses == std::vector<std::string>{"__main__.Wrapped", "__main__.Wrapped", ""});
+  CHECK(c.held == 3);
+  CHECK(c.tensors[0].dtype == DType::int8);
+  const CheckpointSummary s = summarize(c);
+  const auto row = std::find_if(s.rows.begin(), s.rows.end(),
+                                [](const CheckpointRow& r) { return r.path == "fc.weight"; });
+  REQUIRE(row != s.rows.end());
+  CHECK(row->subclass == 0);
+  CHECK(row->params == 6 + 2);
+}
+
+TEST_CASE("tensors in lists and tuples are listed; an object holding none is named") {
+  const Checkpoint c = read_checkpoint(checkpoint_fixture("lists.pt"));
+  std::vector<std::string> names;
+  for (const CheckpointTensor& t : c.tensors) names.push_back(t.name);
+  CHECK(names == std::vector<std::string>{"w", "buffers.0", "buffers.1.0"});
+}
+
+TEST_CASE("an object holding tensors, or a value holding itself, refuses the file naming it") {
+  check_refused("holder.pt", "extra.h");
+  check_refused("loop.pt", "loop");
 }

@@ -3,7 +3,7 @@
 #include <map>
 #include <cstdio>
 #include <memory>
-#include <optional>
+#include <set>
 
 #include "util/error.h"
 #include "util/text.h"
@@ -21,6 +21,7 @@ struct Value {
   std::string text;         // string, global ("module.name")
   std::vector<Ref> items;   // tuple, list, dict (key, value, key, value, ...), persistent's id
   Ref callable, arguments;  // call: what REDUCE applied
+  Ref state;                // what BUILD gave it: an object's __dict__ (__setstate__'s argument)
 };
 
 Ref make(Value::Kind kind) { return std::make_shared<Value>(Value{kind}); }
@@ -257,10 +258,12 @@ class Machine {
         return;
       case 0x81:
         reduce();
-        return;  // NEWOBJ: cls(*args), the same for what is read here
-      case 'b':
-        pop();
-        return;  // BUILD: an object's state (a state_dict's _metadata)
+        return;    // NEWOBJ: cls(*args), the same for what is read here
+      case 'b': {  // BUILD: an object's state (a state_dict's _metadata, an object's attributes)
+        Ref state = pop();
+        top()->state = state;
+        return;
+      }
       case 's': {
         Ref value = pop(), key = pop();
         add_items({key, value});
@@ -303,30 +306,156 @@ class Machine {
   std::map<uint64_t, Ref> memo_;
 };
 
-// Reads the tensors out of the built values.
+// Reads the tensors out of the built values, through dicts, lists and tuples. A pickle's memo can
+// share a value between places, or nest it in itself: the depth and the values visited are
+// bounded, so that no file makes the walk recurse without end or take exponential time.
 class Walker {
  public:
   explicit Walker(const std::string& where) : where_(where) {}
 
-  void dict(const Value& d, const std::string& prefix) {
-    for (size_t i = 0; i + 1 < d.items.size(); i += 2) {
-      const Value& key = *d.items[i];
-      const std::string name =
-          prefix + (key.kind == Value::integer ? std::to_string(key.integer_value) : key.text);
-      const Value& value = *d.items[i + 1];
-      if (value.kind == Value::dict)
-        dict(value, name + ".");
-      else if (value.kind == Value::call)
-        if (auto t = tensor(value, name)) out.push_back(std::move(*t));
+  // `value` under `name` ("" for the top); `subclass`: the tensor subclass whose state it is in.
+  void visit(const Value& value, const std::string& name, const std::string& subclass,
+             int depth = 0) {
+    if (depth > kMaxDepth) fail(name, "nests values deeper than " + std::to_string(kMaxDepth));
+    if (++visited_ > kMaxVisits) fail(name, "shares values more often than modrec follows");
+    if (!open_.insert(&value).second) fail(name, "holds itself");
+    visit_value(value, name, subclass, depth);
+    open_.erase(&value);
+  }
+
+  PickledState out;
+
+ private:
+  static constexpr int kMaxDepth = 256;
+  static constexpr int64_t kMaxVisits = int64_t{1} << 20;
+
+  void visit_value(const Value& value, const std::string& name, const std::string& subclass,
+                   int depth) {
+    switch (value.kind) {
+      case Value::dict:
+        if (value.state && holds_tensor(*value.state, 0))
+          fail(name, "keeps tensors among a dict's attributes, which modrec does not read");
+        for (size_t i = 0; i + 1 < value.items.size(); i += 2)
+          visit(*value.items[i + 1], join(name, key(*value.items[i], name)), subclass, depth + 1);
+        return;
+      case Value::list:
+      case Value::tuple:
+        for (size_t i = 0; i < value.items.size(); ++i)
+          visit(*value.items[i], join(name, std::to_string(i)), subclass, depth + 1);
+        return;
+      case Value::call:
+        return call(value, name, subclass, depth);
+      case Value::persistent:
+        fail(name, "is a storage outside any tensor, which torch.save does not write");
+      default:
+        return;  // None, a number, a string, a global (torch.float32): no tensor
     }
   }
 
-  std::vector<PickledTensor> out;
-
- private:
   [[noreturn]] void fail(const std::string& name, const std::string& what) const {
-    throw Error(Exit::bad_input, one_line("checkpoint's tensor " + name + " " + what), where_,
-                "save the checkpoint again with torch.save(model.state_dict(), path)");
+    throw Error(
+        Exit::bad_input,
+        one_line("checkpoint's " + (name.empty() ? std::string("tensor") : name) + " " + what),
+        where_,
+        "save its plain tensors: torch.save(model.state_dict(), path) of a model "
+        "whose parameters and buffers are torch.Tensor");
+  }
+
+  static std::string join(const std::string& prefix, const std::string& key) {
+    return prefix.empty() ? key : prefix + "." + key;
+  }
+
+  std::string key(const Value& k, const std::string& name) const {
+    if (k.kind == Value::integer) return std::to_string(k.integer_value);
+    if (k.kind != Value::string) fail(name, "has a key that is no string or integer");
+    return k.text;
+  }
+
+  static const std::string& global_name(const Ref& value) {
+    static const std::string none;
+    return value && value->kind == Value::global ? value->text : none;
+  }
+
+  // Whether a storage is reachable from `value`: a tensor, in whatever holds it.
+  bool holds_tensor(const Value& value, int depth) {
+    if (depth > kMaxDepth || ++visited_ > kMaxVisits) return true;  // refused, unread
+    if (value.kind == Value::persistent) return true;
+    for (const Ref& item : value.items)
+      if (holds_tensor(*item, depth + 1)) return true;
+    return (value.arguments && holds_tensor(*value.arguments, depth + 1)) ||
+           (value.state && holds_tensor(*value.state, depth + 1));
+  }
+
+  // Classes whose objects carry no tensor and need no word: torch's own values (torch.device,
+  // torch.Size, a layout), Python's builtins and collections, bytes (_codecs.encode).
+  static bool plain_value(const std::string& f) {
+    for (const char* prefix : {"torch.", "builtins.", "collections.", "_codecs."})
+      if (f.starts_with(prefix)) return true;
+    return false;
+  }
+
+  static bool rebuilds_tensor(const std::string& f) {
+    return f == "torch._utils._rebuild_tensor_v2" || f == "torch._utils._rebuild_tensor_v3" ||
+           f == "torch._utils._rebuild_parameter" ||
+           f == "torch._utils._rebuild_parameter_with_state";
+  }
+
+  void call(const Value& value, const std::string& name, const std::string& subclass, int depth) {
+    const std::string& f = global_name(value.callable);
+    if (rebuilds_tensor(f)) {
+      out.tensors.push_back(tensor(value, name));
+      out.tensors.back().subclass = subclass;
+      return;
+    }
+    if (f == "torch._tensor._rebuild_from_type_v2") return from_type(value, name, depth);
+    if (holds_tensor(value, depth))
+      fail(name, "is an object of " + (f.empty() ? std::string("a class") : f) +
+                     ", which holds tensors modrec does not read");
+    // An object without tensors: a training checkpoint's argparse.Namespace, a numpy scalar; a
+    // subclass's metadata (torchao's KernelPreference) is told by its class.
+    if (subclass.empty() && !plain_value(f))
+      out.passed_over.push_back((f.empty() ? std::string("an object") : f) + " at " + name);
+  }
+
+  // _rebuild_from_type_v2(func, type, args, state): torch.save's form of a tensor subclass, and
+  // of a tensor with Python attributes. A wrapper subclass (torchao's quantized weights) is its
+  // state's tensors; a plain tensor rebuilt by func is that tensor.
+  void from_type(const Value& value, const std::string& name, int depth) {
+    const Value& args = *value.arguments;
+    if (args.kind != Value::tuple || args.items.size() < 4 || args.items[2]->kind != Value::tuple)
+      fail(name, "is rebuilt by _rebuild_from_type_v2 in a form torch.save does not write");
+    const std::string& func = global_name(args.items[0]);
+    const std::string& type = global_name(args.items[1]);
+    const Value& state = *args.items[3];
+    if (func == "torch._utils._rebuild_wrapper_subclass") {
+      const Value& outer = *args.items[2];
+      PickledSubclass s{name, type};
+      if (outer.items.size() < 3 || outer.items[2]->kind != Value::tuple ||
+          !torch_dtype(global_name(outer.items[1]), s.dtype))
+        fail(name, "is a tensor subclass (" + type +
+                       ") described in a form torch.save does not "
+                       "write");
+      s.shape = integers(*outer.items[2]);
+      const size_t before = out.tensors.size();
+      visit(state, name, type.empty() ? "a tensor subclass" : type, depth + 1);
+      if (out.tensors.size() == before)
+        fail(name, "is a tensor subclass (" + type + ") that holds no tensor modrec reads");
+      out.subclasses.push_back(std::move(s));
+      return;
+    }
+    if (!rebuilds_tensor(func))
+      fail(name, "is rebuilt by " + (func.empty() ? std::string("an unnamed function") : func) +
+                     ", which modrec does not read");
+    if (holds_tensor(state, depth))
+      fail(name, "keeps tensors among its attributes (" + type + "), which modrec does not read");
+    Value inner{Value::call};
+    inner.callable = args.items[0], inner.arguments = args.items[2];
+    out.tensors.push_back(tensor(inner, name));
+  }
+
+  // "torch.float32", a dtype as the pickle names it.
+  static bool torch_dtype(const std::string& global, DType& out) {
+    return global.starts_with("torch.") && dtype_from_torch(global.substr(6), out);
   }
 
   static std::vector<int64_t> integers(const Value& tuple) {
@@ -343,20 +472,25 @@ class Walker {
   }
 
   // _rebuild_tensor_v2(storage, offset, size, stride, ...), _rebuild_tensor_v3(..., dtype) and
-  // _rebuild_parameter(tensor, ...); nullopt for any other call (a value that is no tensor).
-  std::optional<PickledTensor> tensor(const Value& call, const std::string& name) {
+  // _rebuild_parameter(tensor, ...).
+  PickledTensor tensor(const Value& call, const std::string& name) {
     const std::string& f = call.callable->text;
-    if (f == "torch._utils._rebuild_parameter" || f == "torch._utils._rebuild_parameter_with_state")
-      return tensor(argument(call, 0, Value::call, name), name);
+    if (f == "torch._utils._rebuild_parameter" ||
+        f == "torch._utils._rebuild_parameter_with_state") {
+      const Value& inner = argument(call, 0, Value::call, name);
+      if (global_name(inner.callable) != "torch._utils._rebuild_tensor_v2" &&
+          global_name(inner.callable) != "torch._utils._rebuild_tensor_v3")
+        fail(name, "is a parameter of no tensor torch.save writes");
+      return tensor(inner, name);
+    }
     const bool v3 = f == "torch._utils._rebuild_tensor_v3";
-    if (f != "torch._utils._rebuild_tensor_v2" && !v3) return std::nullopt;
     const Value& storage = argument(call, 0, Value::persistent, name);
     if (storage.items.size() < 3 || storage.items[1]->kind != Value::global)
       fail(name, "names its storage in a form torch.save does not write");
     PickledTensor t{name, storage.items[2]->text};
     const std::string type = storage.items[1]->text;
     const bool known =
-        v3 ? dtype_from_torch(argument(call, 6, Value::global, name).text.substr(6), t.dtype)
+        v3 ? torch_dtype(argument(call, 6, Value::global, name).text, t.dtype)
            : type.rfind("torch.", 0) == 0 && dtype_from_storage(type.substr(6), t.dtype);
     if (!known) fail(name, "has a storage type modrec does not read (" + type + ")");
     t.storage_offset = argument(call, 1, Value::integer, name).integer_value;
@@ -366,19 +500,28 @@ class Walker {
   }
 
   const std::string& where_;
+  int64_t visited_ = 0;
+  std::set<const Value*> open_;  // the values being visited, from the top down
 };
 
-}  // namespace
-
-std::vector<PickledTensor> read_state_dict_pickle(const std::string& pickle,
-                                                  const std::string& where) {
+PickledState read_pickle(const std::string& pickle, const std::string& where, bool dict) {
   Ref top = Machine(pickle, where).run();
-  if (top->kind != Value::dict)
+  if (dict && top->kind != Value::dict)
     throw Error(Exit::bad_input, "checkpoint's pickle holds no dict of tensors", where,
                 "save a state_dict: torch.save(model.state_dict(), path)");
   Walker walker(where);
-  walker.dict(*top, "");
+  walker.visit(*top, "", "");
   return std::move(walker.out);
+}
+
+}  // namespace
+
+PickledState read_state_dict_pickle(const std::string& pickle, const std::string& where) {
+  return read_pickle(pickle, where, true);
+}
+
+PickledState read_tensor_pickle(const std::string& pickle, const std::string& where) {
+  return read_pickle(pickle, where, false);
 }
 
 }  // namespace modrec

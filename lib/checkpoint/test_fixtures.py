@@ -88,3 +88,35 @@ with zipfile.ZipFile(p("state_dict.pt")) as z, zipfile.ZipFile(p("cut_pickle.pt"
         cut.writestr(info, data[: len(data) // 2] if info.filename.endswith("data.pkl") else data)
 with open(p("missing_shard.index.json"), "w") as f:
     json.dump({"weight_map": {"a": "gone.safetensors"}}, f)
+
+
+# Tensor subclasses and objects in a pickle (state_dict_pickle.h): a wrapper subclass as torchao's
+# quantized weights are saved (its inner tensors in its state), an object of a class modrec does
+# not know holding a tensor, tensors in lists and tuples beside an object holding none, and a list
+# that holds itself.
+class Wrapped(torch.Tensor):
+    @staticmethod
+    def __new__(cls, qdata, scale):
+        t = torch.Tensor._make_wrapper_subclass(cls, qdata.shape, dtype=torch.float32)
+        t.qdata, t.scale, t.block_size = qdata, scale, [1, 3]
+        return t
+
+    @classmethod
+    def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+        raise NotImplementedError(func)
+
+
+class Holder:
+    def __init__(self, t):
+        self.t = t
+
+
+torch.save({"fc.weight": Wrapped(torch.ones(2, 3, dtype=torch.int8), torch.ones(2, 1)),
+            "fc.bias": torch.zeros(2)}, p("subclass.pt"))
+torch.save({"w": torch.ones(2), "extra": {"h": Holder(torch.ones(3))}}, p("holder.pt"))
+import argparse  # noqa: E402
+torch.save({"w": torch.ones(2), "args": argparse.Namespace(lr=0.1),
+            "buffers": [torch.zeros(3), (torch.ones(1),)]}, p("lists.pt"))
+loop = []
+loop.append(loop)
+torch.save({"w": torch.ones(2), "loop": loop}, p("loop.pt"))

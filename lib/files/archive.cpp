@@ -140,6 +140,11 @@ Archive Archive::open(const std::string& path) {
   return open(path, ReadOnlyFile::open(path));
 }
 
+Archive Archive::nested(const ArchiveEntry& entry) const {
+  read(entry);  // stored, and its CRC-32 matching
+  return open(path_ + ":" + entry.name, ReadOnlyFile::window(file_, entry.offset, entry.size));
+}
+
 Archive Archive::open(const std::string& path, std::shared_ptr<const ReadOnlyFile> file) {
   if (!file)
     throw Error(Exit::bad_input, "model file cannot be read", path, "check its permissions");

@@ -48,6 +48,10 @@ class Archive {
   // The bytes of a stored entry, checked against its CRC-32; throws Error(bad_input) for a
   // compressed or damaged one.
   std::string read(const ArchiveEntry& entry) const;
+  // A stored entry that is itself a zip (a .pt2's weight pickled by torch.save) as an archive,
+  // read through this one's file and named "<path>:<entry>"; its bytes are checked against the
+  // entry's CRC-32 first. Throws Error(bad_input) as read() and open() do.
+  Archive nested(const ArchiveEntry& entry) const;
   // `size` bytes of the file at `offset`, into `out`: from the end of the file read at open (the
   // central directory, and the whole of a small file) when they lie there, else read from the
   // open file. Throws Error(bad_input) "truncated" past the end.

@@ -1,6 +1,7 @@
 #include "jobs/check_job.h"
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "check/check_report.h"
@@ -25,6 +26,20 @@ CheckResult check_model(const CheckJob& job) {
   return check_run(read_run_dir(record.out), job.rules, job.scope);
 }
 
+// A tensor subclass's quantization parameters (its inner tensors but qdata: torchao's zero_point,
+// all zero under symmetric quantization) are no trained weight: the dead and constant rules that
+// are on by default for checkpoints do not hold them.
+void drop_default_rules_on_qparams(const Checkpoint& checkpoint, const CheckRules& given,
+                                   CheckResult& result) {
+  std::set<std::string> subclasses;
+  for (const CheckpointSubclass& s : checkpoint.subclasses) subclasses.insert(s.name);
+  std::erase_if(result.violations, [&](const Violation& v) {
+    const bool defaulted =
+        (v.rule == "no-dead" && !given.no_dead) || (v.rule == "no-constant" && !given.no_constant);
+    return defaulted && subclasses.count(v.layer.path) && v.element != "param.qdata";
+  });
+}
+
 // Every tensor's statistics against the rules; dead and constant tensors fail unless allowed.
 CheckResult check_checkpoint(const CheckJob& job, const FileInfo& file) {
   if (job.record.inputs.given())
@@ -36,7 +51,10 @@ CheckResult check_checkpoint(const CheckJob& job, const FileInfo& file) {
   rules.no_constant = rules.no_constant.value_or(true);
   const RunDir run =
       as_run(checkpoint, summarize(checkpoint), tensor_stats(checkpoint, job.record.model.threads));
-  return check_run(run, rules, job.scope);
+  CheckResult result = check_run(run, rules, job.scope);
+  drop_default_rules_on_qparams(checkpoint, job.rules, result);
+  result.tensors_held = checkpoint.held;
+  return result;
 }
 
 CheckResult check_file(const CheckJob& job) {

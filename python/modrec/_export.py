@@ -11,6 +11,8 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import os
+import tempfile
 import warnings
 from typing import Any
 
@@ -35,11 +37,13 @@ class _Values:
     def __init__(self) -> None:
         self.numbers: dict[int, int] = {}
         self.kept: list[Any] = []
+        self.subclassed = False  # whether a noted tensor was of a subclass (torchao's weights)
 
     def note(self, value: Any) -> Any:
         import torch
 
         if isinstance(value, torch.Tensor):
+            self.subclassed |= type(value) not in (torch.Tensor, torch.nn.Parameter)
             if id(value) not in self.numbers:
                 self.numbers[id(value)] = len(self.kept)
                 self.kept.append(value)
@@ -72,24 +76,32 @@ def _arguments(module: Any, args: tuple, kwargs: dict) -> tuple[list, int]:
         return [(str(i), a) for i, a in enumerate(args)] + list(kwargs.items()), len(args)
 
 
-def _eager_calls(model: Any, args: tuple, kwargs: dict) -> list:
+def _eager_calls(model: Any, args: tuple, kwargs: dict) -> tuple[list, set]:
     """Every module call of one eager forward, in the order they start: path, the enclosing
-    call, arguments, result."""
+    call, arguments, result; and the paths of the calls that take or return a tensor subclass
+    (torchao's quantized weight, which unwrap_tensor_subclass's parametrization rebuilds)."""
     import torch
 
-    values, calls, open_calls, handles = _Values(), [], [], []
+    values, calls, open_calls, handles, subclassed = _Values(), [], [], [], set()
 
     def pre(path):
         def hook(module, a, kw):
             arguments, positional = _arguments(module, a, kw)
+            values.subclassed = False
             calls.append({"path": path, "parent": open_calls[-1] if open_calls else -1,
                           "args": [[n, values.note(v)] for n, v in arguments],
                           "positional": positional})
+            if values.subclassed:
+                subclassed.add(path)
             open_calls.append(len(calls) - 1)
         return hook
 
     def post(module, a, kw, output):
-        calls[open_calls.pop()]["output"] = values.note(output)
+        values.subclassed = False
+        call = calls[open_calls.pop()]
+        call["output"] = values.note(output)
+        if values.subclassed:
+            subclassed.add(call["path"])
 
     for path, module in model.named_modules():
         handles.append(module.register_forward_pre_hook(pre(path), with_kwargs=True))
@@ -100,11 +112,16 @@ def _eager_calls(model: Any, args: tuple, kwargs: dict) -> list:
     finally:
         for h in handles:
             h.remove()
-    return calls
+    return calls, subclassed
 
 
 def notes(model: Any, args: tuple, kwargs: dict | None = None) -> dict:
-    """What modrec reads beside the archive: every named module's class, every eager call.
+    """What modrec reads beside the archive: every named module's class, every eager call."""
+    return _noted(model, args, kwargs)[0]
+
+
+def _noted(model: Any, args: tuple, kwargs: dict | None) -> tuple[dict, set]:
+    """notes(), and the paths of the calls that take or return a tensor subclass (_eager_calls).
 
     The eager forward runs on copies of nothing: its buffer updates (BatchNorm in train mode) and
     its random draws (Dropout) are undone afterwards, so the model is left as export left it."""
@@ -112,7 +129,7 @@ def notes(model: Any, args: tuple, kwargs: dict | None = None) -> dict:
 
     buffers = {n: b.detach().clone() for n, b in model.named_buffers()}
     with torch.random.fork_rng(devices=[]):
-        calls = _eager_calls(model, args, kwargs or {})
+        calls, subclassed = _eager_calls(model, args, kwargs or {})
     with torch.no_grad():
         for n, b in model.named_buffers():
             b.copy_(buffers[n])
@@ -122,7 +139,7 @@ def notes(model: Any, args: tuple, kwargs: dict | None = None) -> dict:
         "torch": torch.__version__,
         "modules": _modules(model),
         "calls": calls,
-    }
+    }, subclassed
 
 
 def _modules(model: Any) -> list:
@@ -217,18 +234,21 @@ def _subgraph_modules(program: Any, lent: dict) -> set:
     return paths
 
 
-def _export_keeping_calls(model: Any, args: tuple, calls: list, strict: bool,
+def _export_keeping_calls(model: Any, args: tuple, calls: list, subclassed: set, strict: bool,
                           **options: Any) -> tuple:
     """torch.export.export keeping the call signatures (which graph values its arguments and
     result are: the archive's module_call_graph) of every submodule whose eager `calls` hold
     tensors, constants and containers only, which places the calls that run no operator exactly;
-    the graph is the same. Export keeps none of a module called inside a higher-order operator's
+    the graph is the same. A call taking or returning a tensor subclass (`subclassed`: the
+    parametrization torchao's unwrap_tensor_subclass adds rebuilds its weight) is not kept: export
+    would lift the subclass it returns as a constant, which torch.export.save cannot pickle. Export keeps none of a module called inside a higher-order operator's
     subgraph (torch.cond's branches): those are left out, and the notes alone place their calls.
     Returns the program and the stacks lent to its subgraphs (_subgraph_stacks)."""
     import torch
 
     objects = {c["path"] for c in calls
                if not all(_flattens(v) for v in [c["output"]] + [v for _, v in c["args"]])}
+    objects |= subclassed
     # every path of a module object at several paths (`self.b = self.a`): export names a call by
     # the path it was made through
     names = tuple(name for name, _ in model.named_modules(remove_duplicate=False)
@@ -264,11 +284,35 @@ def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
     import torch
 
     args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
-    noted = notes(model, args, kwargs)
-    program, lent = _export_keeping_calls(model, args, noted["calls"], strict, kwargs=kwargs,
-                                          dynamic_shapes=dynamic_shapes)
+    noted, subclassed = _noted(model, args, kwargs)
+    program, lent = _export_keeping_calls(model, args, noted["calls"], subclassed, strict,
+                                          kwargs=kwargs, dynamic_shapes=dynamic_shapes)
     if not strict:
         noted["subgraph_stacks"] = lent
     text = json.dumps(noted, separators=(",", ":"))
-    torch.export.save(program, path, extra_files={NOTES_FILE: text})
+    _save_whole(program, path, {NOTES_FILE: text})
     return program
+
+
+def _save_whole(program: Any, path: Any, extra_files: dict) -> None:
+    """torch.export.save to `path` whole or not at all: written to a temporary name in the same
+    folder, renamed over `path` once complete (a failure mid-way leaves nothing behind). A file
+    object is written as given."""
+    import torch
+
+    if not isinstance(path, (str, os.PathLike)):
+        torch.export.save(program, path, extra_files=extra_files)
+        return
+    target = os.fspath(path)
+    fd, partial = tempfile.mkstemp(prefix=".modrec-export-", suffix=".pt2",
+                                   dir=os.path.dirname(os.path.abspath(target)))
+    os.close(fd)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(partial, 0o666 & ~umask)  # as a file created under the name would be
+        torch.export.save(program, partial, extra_files=extra_files)
+        os.replace(partial, target)
+    except BaseException:
+        os.unlink(partial)
+        raise

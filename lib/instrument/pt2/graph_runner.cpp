@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "instrument/ivalue_walk.h"
@@ -205,6 +206,10 @@ class GraphRun {
         throw;  // a subgraph's node, named already
       } catch (const pt2::UnsupportedArgument& e) {
         throw cannot_run(node, e.what(), forward_.path);
+      } catch (const c10::Error& e) {
+        // The model raised (exit 4, the call it was in named by the pass): the node too.
+        throw std::runtime_error("node " + node.name + " (" + node.target +
+                                 ") raised: " + first_line(e.what_without_backtrace()));
       }
     }
   }

@@ -2,12 +2,11 @@
 
 #include <ATen/ATen.h>
 
-#include <cstring>
-
 #include "files/archive.h"
-#include "files/tensor_extent.h"
+#include "load/pt2/pickled_weight.h"
 #include "load/pt2/program_json.h"
 #include "load/pt2/schema_enums.h"
+#include "load/pt2/stored_tensor.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/json_text.h"
@@ -51,27 +50,14 @@ std::string model_name(const Archive& archive) {
   throw damaged(archive, "has no program (models/*.json)");
 }
 
-// The tensor `meta` describes, stored in `entry`: read (copied dense), or with Weights::meta a
-// meta tensor of the same sizes and strides, nothing read.
-at::Tensor stored_tensor(const ArchiveEntry& entry, const TensorMeta& meta, const std::string& what,
-                         const Archive& archive, Weights weights) {
+// The tensor `meta` describes, stored in `entry`.
+at::Tensor described_tensor(const ArchiveEntry& entry, const TensorMeta& meta,
+                            const std::string& what, const Archive& archive, Weights weights) {
   const auto dtype = scalar_type(meta.dtype);
   if (!dtype || meta.layout != kStridedLayout)
     throw damaged(archive, "stores " + what + " with an unsupported dtype or layout");
-  const int64_t elem = static_cast<int64_t>(c10::elementSize(*dtype));
-  const int64_t elements = static_cast<int64_t>(entry.size) / elem;
-  if (meta.strides.size() != meta.sizes.size())
-    throw damaged(archive, "stores " + what + " without its strides");
-  if (!extent_fits(meta.sizes, meta.strides, meta.storage_offset, elements))
-    throw damaged(archive, "stores " + what + " in fewer bytes than its shape needs");
-  if (weights == Weights::meta)
-    return at::empty({elements}, at::TensorOptions(*dtype).device(at::kMeta))
-        .as_strided(meta.sizes, meta.strides, meta.storage_offset)
-        .clone();
-  const std::string bytes = archive.read(entry);
-  at::Tensor storage = at::empty({elements}, *dtype);
-  std::memcpy(storage.data_ptr(), bytes.data(), static_cast<size_t>(storage.nbytes()));
-  return storage.as_strided(meta.sizes, meta.strides, meta.storage_offset).clone();
+  return stored_tensor(archive, entry, *dtype, meta.sizes, meta.strides, meta.storage_offset, what,
+                       weights);
 }
 
 // A weight's or constant's file: data/<folder>/<path_name>.
@@ -98,14 +84,13 @@ void read_stored(const Archive& archive, const std::string& folder, const std::s
       continue;
     }
     first_fqn.emplace(stored, fqn);
-    if (entry.value("use_pickle", false))
-      throw damaged(archive,
-                    "stores " + fqn + " pickled (a tensor subclass), which modrec cannot read");
     const ArchiveEntry& file =
         entry_of(archive, "data/" + folder + "/" + entry.at("path_name").get<std::string>());
     const TensorMeta meta = tensor_meta(entry.at("tensor_meta"));
     const bool is_param = entry.value("is_param", false);
-    at::Tensor value = stored_tensor(file, meta, fqn, archive, weights);
+    at::Tensor value = entry.value("use_pickle", false)
+                           ? read_pickled_weight(archive, file, fqn, weights)
+                           : described_tensor(file, meta, fqn, archive, weights);
     if (is_param) value.requires_grad_(meta.requires_grad);  // leaves, as nn.Parameter
     state[fqn] = {value, is_param};
   }

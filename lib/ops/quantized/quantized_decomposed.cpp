@@ -87,6 +87,8 @@ Tensor quantize(const Tensor& input, double scale, const Scalar& zero_point,
                 const Scalar& quant_min, const Scalar& quant_max, ScalarType dtype) {
   const Tensor x = float32_input(input);
   check_bounds(quant_min, quant_max, dtype);
+  // Python's `1.0 / scale` of a float 0 raises where C++'s gives inf: the same refusal here.
+  TORCH_CHECK(scale != 0.0, "float division by zero (ZeroDivisionError: the scale is 0)");
   const double inv_scale = 1.0 / scale;
   return at::clamp(at::round(x * inv_scale) + zero_point, quant_min, quant_max).to(dtype);
 }

@@ -34,6 +34,7 @@ class OpDefiner {
 
 void define_quantized_decomposed(OpDefiner& ops);
 void define_torchao(OpDefiner& ops);
+void define_export(OpDefiner& ops);  // subclass_inner.h
 
 // torch's `1.0 / t` on a tensor: Tensor.__rdiv__, t.reciprocal() * 1.0 (the product is exact).
 inline at::Tensor python_reciprocal(const at::Tensor& t) { return at::reciprocal(t); }

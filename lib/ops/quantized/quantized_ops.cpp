@@ -21,7 +21,9 @@ bool OpDefiner::registered(const std::string& schema) const {
 bool define_python_only_operators(const std::string& ns) {
   using Definitions = void (*)(OpDefiner&);
   static const std::map<std::string, Definitions> known{
-      {"quantized_decomposed", define_quantized_decomposed}, {"torchao", define_torchao}};
+      {"quantized_decomposed", define_quantized_decomposed},
+      {"torchao", define_torchao},
+      {"export", define_export}};
   // The registrations last as long as their libraries: the process's.
   static std::map<std::string, std::unique_ptr<torch::Library>> defined;
   const auto it = known.find(ns);

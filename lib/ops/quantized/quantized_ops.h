@@ -11,7 +11,8 @@
 
 namespace modrec::pt2 {
 
-// Defines, once, the operators of namespace `ns` (quantized_decomposed, torchao) that modrec
+// Defines, once, the operators of namespace `ns` (quantized_decomposed, torchao, and export's
+// access_subclass_inner_tensor: ops/quantized/subclass_inner.h) that modrec
 // implements and that neither LibTorch nor a loaded library registers. True when it defined some
 // now; false for another namespace or when done before.
 bool define_python_only_operators(const std::string& ns);
