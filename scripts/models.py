@@ -716,6 +716,85 @@ class HFSeq2Seq(nn.Module):
         return self.model(input_ids=ids, decoder_input_ids=ids)
 
 
+class HFMoE(nn.Module):
+    """A random-weight Hugging Face Qwen2-MoE (transformers 5), tiny: its experts run the default
+    experts implementation (grouped_mm), which under torch.export calls transformers' Python
+    custom operator grouped_mm_fallback (transformers/integrations/moe.py). Eager forward takes
+    the same path (the fallback is forced), so that eager hooks see the operator the program
+    runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import transformers  # only needed for this model
+        config = transformers.Qwen2MoeConfig(
+            vocab_size=64, hidden_size=16, intermediate_size=32, moe_intermediate_size=8,
+            shared_expert_intermediate_size=16, num_hidden_layers=1, num_attention_heads=2,
+            num_key_value_heads=1, num_experts=4, num_experts_per_tok=2,
+            max_position_embeddings=32, use_cache=False)
+        self.model = transformers.Qwen2MoeForCausalLM(config)
+
+    def forward(self, ids: Tensor) -> Tensor:
+        from transformers.integrations import moe  # only needed for this model
+        can_use = moe._can_use_grouped_mm
+        moe._can_use_grouped_mm = lambda *args: False
+        try:
+            return self.model(input_ids=ids).logits
+        finally:
+            moe._can_use_grouped_mm = can_use
+
+
+def _hf_clip() -> nn.Module:
+    """A random-weight Hugging Face CLIPModel, tiny, called with keyword inputs only (input_ids,
+    pixel_values: EXAMPLE_KWARGS), as its users call it."""
+    import transformers  # only needed for this model
+    torch.manual_seed(SEED)
+    tower = dict(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2)
+    config = transformers.CLIPConfig(
+        text_config=dict(vocab_size=64, max_position_embeddings=128, bos_token_id=1,
+                         eos_token_id=2, pad_token_id=0, **tower),
+        vision_config=dict(image_size=12, patch_size=6, **tower), projection_dim=8)
+    return transformers.CLIPModel(config)
+
+
+def _hf_whisper() -> nn.Module:
+    """A random-weight Hugging Face WhisperModel, tiny, called with keyword inputs only
+    (input_features, decoder_input_ids: EXAMPLE_KWARGS)."""
+    import transformers  # only needed for this model
+    torch.manual_seed(SEED)
+    config = transformers.WhisperConfig(
+        vocab_size=64, num_mel_bins=8, encoder_layers=1, decoder_layers=1, d_model=16,
+        encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=32,
+        decoder_ffn_dim=32, max_source_positions=8, max_target_positions=16, use_cache=False,
+        pad_token_id=0, bos_token_id=1, eos_token_id=2, decoder_start_token_id=1)
+    return transformers.WhisperModel(config)
+
+
+class RepeatedOutputNet(nn.Module):
+    """A block returning one tensor at several places of its result, as diffusers' DownBlock2D
+    returns `hidden_states, (hidden_states,)` and its caller keeps both: the places are used
+    apart (the next layer takes the first, a skip connection the others), so each has a
+    gradient of its own."""
+
+    class Block(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = nn.Linear(4, 4)
+
+        def forward(self, x: Tensor) -> Tuple[Tensor, Tuple[Tensor, Tensor]]:
+            h = self.conv(x).relu()
+            return h, (h, h)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = self.Block()
+        self.mid = nn.Linear(4, 4)
+        self.skip = nn.Linear(4, 4)
+
+    def forward(self, x: Tensor) -> Tensor:
+        h, (res_a, res_b) = self.down(x)
+        return self.mid(h) * 2 + self.skip(res_a) + res_b * 3
+
+
 def _hf_decoder(arch: str) -> Callable[[], nn.Module]:
     def build() -> nn.Module:
         torch.manual_seed(SEED)
@@ -922,6 +1001,12 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     "KeywordCallsNet": (_seeded(KeywordCallsNet), _randn(2, 4)),
     "StaticCacheLlama": (_static_cache_llama, _tokens_of(1, 4)),
     "WeightNormNet": (_seeded(WeightNormNet), _randn(2, 8, 10)),
+    # tests/test_ecosystem.py: transformers' MoE custom operator, roots called with keyword
+    # inputs only (EXAMPLE_KWARGS), a tensor returned at several places
+    "QwenMoE": (_seeded(HFMoE), _tokens_of(1, 6)),
+    "CLIP": (_hf_clip, lambda: ()),
+    "Whisper": (_hf_whisper, lambda: ()),
+    "RepeatedOutputNet": (_seeded(RepeatedOutputNet), _randn(3, 4)),
     # timm's ViT: Identity chains (q_norm, k_norm, ls1, drop_path1, ...) on values no other call
     # takes; ConvNeXt: an Identity per block and a head of containers
     "TimmViT": (_timm("vit_tiny_patch16_224", img_size=32, patch_size=8, embed_dim=32, depth=2,
@@ -945,6 +1030,11 @@ LIST_INPUT_MODELS: List[str] = ["fasterrcnn_mobilenet_v3_large_320_fpn",
 EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {
     "ArgsNet": {"size": [2, 2]},
     "StaticCacheLlama": {"cache_position": torch.arange(4)},
+    # each input alone under 0.005 MB, together over: "Input size (MB)" 0.01 counts both
+    "CLIP": {"input_ids": _tokens_of(2, 128)()[0],
+             "pixel_values": _randn(2, 3, 12, 12)()[0]},
+    "Whisper": {"input_features": _randn(1, 8, 16)()[0],
+                "decoder_input_ids": _tokens_of(1, 4)()[0]},
 }
 
 # Extra named inputs written next to a model's default one: <name>.<tag>.input.pt

@@ -3,14 +3,16 @@
 
     torchinfo_table.py MODEL [--weights model.pt] [--input FILE ...] [--columns a,b]
                        [--depth N] [--row-settings a,b] [--grad] [--keyword-only FILE]
-                       [--row-paths FILE] [--kwargs FILE]
+                       [--row-paths FILE] [--kwargs FILE [--kwargs-input]]
 
 Prints torchinfo.summary(model, input_data=..., col_names=..., depth=..., row_settings=...,
 verbose=0, mode="eval") as verbose=1 would print it, the unit of "Total mult-adds" written as
 torchinfo's reference outputs write it ("(M)"; see unit_value). --weights loads a TorchScript
 file's state_dict into the eager model, --input takes forward arguments as scripts/oracle.py does
 (the model's example input without); --kwargs FILE, a torch.save'd dict, goes to forward as
-keyword arguments, as torchinfo.summary(..., **kwargs) passes them.
+keyword arguments, as torchinfo.summary(..., **kwargs) passes them; with --kwargs-input the dict
+is input_data itself (a model called with keyword inputs only: torchinfo calls model(**dict),
+shows "--" as the root's input size and counts every tensor of the dict as "Input size").
 
 --grad: torchinfo 1.8 always runs the forward under torch.no_grad(), with no option; this runs
 it with autograd on instead (`torch.no_grad` does nothing inside torchinfo's module).
@@ -72,6 +74,9 @@ def table(argv: Optional[List[str]] = None) -> str:
     parser.add_argument("--row-paths", metavar="FILE")
     parser.add_argument("--kwargs", metavar="FILE",
                         help="torch.save'd dict passed to torchinfo.summary as **kwargs")
+    parser.add_argument("--kwargs-input", action="store_true",
+                        help="the --kwargs dict is torchinfo's input_data instead: a model "
+                             "called with keyword inputs only, model(**input_data)")
     args = parser.parse_args(argv)
 
     model = load_model(args.model, args.weights, train=False)
@@ -100,10 +105,12 @@ def table(argv: Optional[List[str]] = None) -> str:
     if args.grad:
         torchinfo_impl.torch = TorchWithGrad()
     try:
+        kwargs = load_kwargs(args.kwargs)
+        input_data = kwargs if args.kwargs_input else list(inputs)
         stats = torchinfo.summary(
-            model, input_data=list(inputs), col_names=args.columns.split(","), depth=args.depth,
+            model, input_data=input_data, col_names=args.columns.split(","), depth=args.depth,
             row_settings=args.row_settings.split(","), verbose=0, mode="eval",
-            **load_kwargs(args.kwargs))
+            **({} if args.kwargs_input else kwargs))
     finally:
         torchinfo_impl.torch = torch
         torchinfo_impl.add_missing_container_layers = add_missing

@@ -79,7 +79,7 @@ class RecordOnTheGpuMatchesPyTorch(record_oracle.RecordComparison):
         # cuDNN's RNN backward runs in training mode only (eager PyTorch raises the same)
         _, err = run("record", sample("SeqClassifier"), "--input", f"{SAMPLES}/SeqClassifier.input.pt",
                      "--layers", "all", "--out", os.path.join(tempfile.mkdtemp(), "run"), "--device", "cuda", code=4)
-        for word in ("backward", "--train", "--no-backward"):
+        for word in ("backward", "--mode train", "--capture output"):
             self.assertIn(word, err)
 
     def test_transformer_encoder(self):

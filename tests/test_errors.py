@@ -246,7 +246,7 @@ class WrongInput(ErrorCase):
 
     def test_failing_backward_is_the_models_failure(self):
         self.fails(4, "record", bad("inplace_backward.pt"), "--input-size", "2x4", "--layers", "all",
-                   "--out", self.out(), words=["backward", "inplace", "--no-backward"])
+                   "--out", self.out(), words=["backward", "inplace", "--capture output"])
         self.assertFalse(os.path.exists(self.out()))
 
     def test_too_many_and_too_few_inputs(self):  # usage errors since forward's schema binds them

@@ -8,6 +8,7 @@
 #include "diff/run_diff.h"
 #include "jobs/record_job.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/scratch_dir.h"
 
 namespace modrec {
@@ -36,12 +37,39 @@ std::string record_model(const DiffJob& job, const std::string& model, const std
   return dir;
 }
 
-int diff_dirs(const DiffJob& job, const std::string& dir_a, const std::string& dir_b,
-              std::ostream& out) {
-  const RunDiff diff =
-      diff_runs(read_run_dir(dir_a), read_run_dir(dir_b), job.tol, job.scope, job.fail_fast);
+int compare_runs(const DiffJob& job, const RunDir& a, const RunDir& b, const RunScope& scope,
+                 std::ostream& out) {
+  const RunDiff diff = diff_runs(a, b, job.tol, scope, job.fail_fast);
   out << format_diff(diff, {job.run_a, job.run_b, job.tol}, job.format);
   return static_cast<int>(diff.passed() ? Exit::ok : Exit::check_failed);
+}
+
+int diff_dirs(const DiffJob& job, const std::string& dir_a, const std::string& dir_b,
+              std::ostream& out) {
+  return compare_runs(job, read_run_dir(dir_a), read_run_dir(dir_b), job.scope, out);
+}
+
+// The captures a model's recording holds (manifest.json's options.capture).
+CaptureSet recorded_captures(const RunDir& run) {
+  return CaptureSet::parse(
+      run.manifest.at("options").at("capture").get<std::vector<std::string>>());
+}
+
+// Two models recorded with record's default captures, one forward only (its output has no
+// gradient: a PT2E int8 program, a compiled package): the captures both hold are compared.
+int diff_models(const DiffJob& job, const std::string& dir_a, const std::string& dir_b,
+                std::ostream& out) {
+  const RunDir a = read_run_dir(dir_a), b = read_run_dir(dir_b);
+  RunScope scope = job.scope;
+  const CaptureSet in_a = recorded_captures(a), in_b = recorded_captures(b);
+  if (!scope.captures && in_a.any_grad() != in_b.any_grad()) {
+    const bool a_forward_only = !in_a.any_grad();
+    log::info(a_forward_only ? job.run_a : job.run_b,
+              " was recorded forward only (its first output does not require grad): comparing "
+              "the captures of the forward pass");
+    scope.captures = a_forward_only ? in_a : in_b;
+  }
+  return compare_runs(job, a, b, scope, out);
 }
 
 // inspect_file's answer for a regular file, else nullopt (a run directory).
@@ -79,8 +107,8 @@ int run_diff_job(const DiffJob& job, std::ostream& out) {
                 "diff two checkpoints, two recordings, or two models with --input");
   if (!job.inputs.given()) return diff_dirs(job, job.run_a, job.run_b, out);
   const ScratchDir scratch("modrec-diff");
-  return diff_dirs(job, record_model(job, job.run_a, (scratch.path / "a").string()),
-                   record_model(job, job.run_b, (scratch.path / "b").string()), out);
+  return diff_models(job, record_model(job, job.run_a, (scratch.path / "a").string()),
+                     record_model(job, job.run_b, (scratch.path / "b").string()), out);
 }
 
 }  // namespace modrec

@@ -56,21 +56,21 @@ InputBatches Session::batches(const InputOptions& options, int64_t batch_size,
   return out;
 }
 
-std::vector<c10::IValue> Session::whole_inputs(int64_t* bytes) const {
-  std::vector<c10::IValue> values =
-      InputBatches(inputs, nullptr, 0, std::nullopt, device).get(0).inputs;
-  if (bytes) {
-    *bytes = 0;
-    for (size_t i = 0; i < values.size(); ++i) {
-      if (!inputs[i].positional) continue;
-      if (values[i].isTensorList())
-        for (const at::Tensor& t : values[i].toTensorList().vec())
-          *bytes += static_cast<int64_t>(t.nbytes());
-      else
-        *bytes += static_cast<int64_t>(values[i].toTensor().nbytes());
-    }
+std::vector<c10::IValue> Session::whole_inputs() const {
+  return InputBatches(inputs, nullptr, 0, std::nullopt, device).get(0).inputs;
+}
+
+int64_t Session::input_bytes(const std::vector<c10::IValue>& values, bool keyword_root) const {
+  int64_t bytes = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!inputs[i].positional && !keyword_root) continue;
+    if (values[i].isTensorList())
+      for (const at::Tensor& t : values[i].toTensorList().vec())
+        bytes += static_cast<int64_t>(t.nbytes());
+    else if (values[i].isTensor())
+      bytes += static_cast<int64_t>(values[i].toTensor().nbytes());
   }
-  return values;
+  return bytes;
 }
 
 void Session::read_weights(const ModelOptions& options) {

@@ -29,9 +29,13 @@ struct Session {
   // The run's batches over the inputs (--batch-size, --shard); `targets` one row per sample.
   InputBatches batches(const InputOptions& options, int64_t batch_size,
                        const std::string& targets_file = "") const;
-  // The inputs whole, on the device, and the bytes of the positional tensors (torchinfo's
-  // input_data; tensors bound by name are its keyword arguments): one pass (summary, graph).
-  std::vector<c10::IValue> whole_inputs(int64_t* bytes = nullptr) const;
+  // The inputs whole, on the device: one pass (summary, graph).
+  std::vector<c10::IValue> whole_inputs() const;
+  // The bytes of `values`' (whole_inputs') tensors that torchinfo counts as "Input size": the
+  // positional ones (its input_data; tensors bound by name are its keyword arguments), or, for
+  // a root called with keyword inputs only (`keyword_root`: torchinfo's input_data a dict,
+  // model(**input_data)), every one.
+  int64_t input_bytes(const std::vector<c10::IValue>& values, bool keyword_root) const;
 };
 
 // The model file is opened and read once: its kind told, its directory read, the model loaded

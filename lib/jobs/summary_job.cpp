@@ -1,5 +1,7 @@
 #include "jobs/summary_job.h"
 
+#include <algorithm>
+
 #include "checkpoint/checkpoint_table.h"
 #include "edit/editing_hooks.h"
 #include "flops/op_observer.h"
@@ -44,13 +46,21 @@ void write(const Summary& summary, const ModuleTree& tree, const Signature& sign
 }
 
 // The flops column: forward with autograd on, then backward from the sum of the first output
-// (what FlopCounterMode's users run: `model(x).sum().backward()`), all under the observer.
+// (what FlopCounterMode's users run: `model(x).sum().backward()`), all under the observer. A
+// model whose output has no gradient (a PT2E int8 program) counts its forward alone.
 CallTrace traced_with_flops(Session& session, const std::vector<c10::IValue>& inputs,
                             CallHooks* edits) {
   OpObserver observer(edits);
   TraceCollector trace;
   const c10::IValue output = run_forward(*session.model, inputs, {true}, observer, trace);
-  run_backward(output, BackwardOptions{});
+  BackwardOptions backward;
+  backward.forward_only_hint = "leave the flops column out";
+  if (has_gradient(output))
+    run_backward(output, backward);
+  else
+    log::info(
+        "the model's first output does not require grad: the flops column counts the "
+        "forward pass only");
   CallTrace out = trace.take();
   observer.add_to(out);
   return out;
@@ -75,11 +85,19 @@ Weights weights_for(const SummaryJob& job) {
   return job.edits.specs.empty() && !job.summary.wants_flops() ? Weights::meta : Weights::read;
 }
 
+// The root was given no argument by position although it got inputs (a .pt2 of a model called
+// with keyword inputs only, its notes telling): torchinfo's input_data was a dict.
+bool keyword_root(const CallTrace& trace, const std::vector<c10::IValue>& inputs) {
+  return !trace.calls.empty() && trace.calls[0].inputs.tensors.empty() &&
+         std::ranges::any_of(inputs, [](const c10::IValue& v) { return v.isTensor(); });
+}
+
 // The pass on the session's inputs, on the meta device when the weights were not read.
 CallTrace traced_pass(Session& session, const SummaryJob& job, int64_t& input_bytes) {
   return pass_on_shapes(session, job.model, [&] {
-    const std::vector<c10::IValue> inputs = session.whole_inputs(&input_bytes);
+    const std::vector<c10::IValue> inputs = session.whole_inputs();
     CallTrace trace = traced(session, inputs, job);
+    input_bytes = session.input_bytes(inputs, keyword_root(trace, inputs));
     wait_for_device(inputs);
     return trace;
   });

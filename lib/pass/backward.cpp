@@ -13,20 +13,26 @@ at::Tensor first_output(const c10::IValue& output) {
   flatten_tensors(output, tensors);
   if (tensors.empty())
     throw Error(Exit::model_failed, "the model returned no tensor", "backward",
-                "use --no-backward");
+                "record its forward pass only");
   return tensors[0];
+}
+
+bool has_gradient(const c10::IValue& output) {
+  std::vector<at::Tensor> tensors;
+  flatten_tensors(output, tensors);
+  return !tensors.empty() && tensors[0].requires_grad();
 }
 
 namespace {
 
 // The model's own backward raised (an in-place change autograd needed undone; cuDNN's RNN
 // backward, which runs in training mode only): the model's failure, not modrec's.
-Error backward_failed(const c10::Error& e) {
+Error backward_failed(const c10::Error& e, const std::string& forward_only) {
   const std::string message = first_line(e.what());
   const bool eval_only = message.find("training mode") != std::string::npos;
-  return Error(Exit::model_failed, "the model's backward failed: " + message, "backward",
-               eval_only ? "record with --train, or use --no-backward or --device cpu"
-                         : "use --no-backward to record the forward pass only");
+  return Error(
+      Exit::model_failed, "the model's backward failed: " + message, "backward",
+      eval_only ? "run it with --mode train or --device cpu, or " + forward_only : forward_only);
 }
 
 void backward_from(const at::Tensor& out, const BackwardOptions& options) {
@@ -36,7 +42,7 @@ void backward_from(const at::Tensor& out, const BackwardOptions& options) {
     else
       out.backward(options.seed.to(out.dtype()));
   } catch (const c10::Error& e) {
-    throw backward_failed(e);
+    throw backward_failed(e, options.forward_only_hint);
   }
 }
 
@@ -46,7 +52,7 @@ void run_backward(const c10::IValue& output, const BackwardOptions& options) {
   at::Tensor out = first_output(output);
   if (!out.requires_grad())
     throw Error(Exit::model_failed, "the model's first output does not require grad", "backward",
-                "use --no-backward, or a model with parameters or float inputs");
+                options.forward_only_hint);
   if (options.seed.defined() && options.seed.sizes() != out.sizes())
     throw Error(Exit::bad_input,
                 "gradient shape " + c10::str(options.seed.sizes()) +

@@ -13,12 +13,21 @@ struct BackwardOptions {
   Loss loss = Loss::sum;  // when no seed is given
   at::Tensor seed;        // d(loss)/d(first output), or undefined
   std::string seed_file;  // named in errors
+  // What to do when the model's own backward fails, in the caller's flags (record's
+  // --capture output; summary's table without the flops column).
+  std::string forward_only_hint = "record the forward pass only (--capture output)";
 };
 
 // The first tensor (depth-first) of a model's output; Error(model_failed) when it has none.
 at::Tensor first_output(const c10::IValue& output);
 
-// The first output tensor (depth-first) must require grad; a seed must have its shape.
+// Whether a backward can run from `output`: its first tensor (depth-first) requires grad. A
+// statically quantized program's (an integer tensor lies on every path), a compiled package's
+// and an output without tensors have none.
+bool has_gradient(const c10::IValue& output);
+
+// The first output tensor (depth-first) must require grad (has_gradient); a seed must have its
+// shape.
 void run_backward(const c10::IValue& output, const BackwardOptions& options);
 
 // Reads --grad FILE: exactly one tensor.

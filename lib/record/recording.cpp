@@ -154,6 +154,14 @@ std::unique_ptr<Recording::Collected> Recording::run_pass(const std::vector<c10:
     no_derivative.emplace();
   c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
+  if (!validated_ && !backward_ && options_.backward && !has_gradient(output)) {
+    // Known after the first forward only: that pass is run again with the captures it can have.
+    if (pass->file) std::filesystem::remove(pass->file->path());
+    no_derivative.reset();
+    pass.reset();
+    record_forward_only();
+    return run_pass(batch, number, rows);
+  }
   validate_layers(*pass);
   if (no_derivative) {
     pass->recorder->refuse_blocked(*no_derivative, first_output(output));
@@ -200,6 +208,19 @@ void warn_no_gradient(const std::vector<LayerRecording>& layers) {
 }
 
 }  // namespace
+
+void Recording::record_forward_only() {
+  const std::string why = "the model's first output does not require grad (no gradient flows back)";
+  if (options_.captures && options_.captures->any_grad())
+    throw Error(Exit::model_failed, why + ": no gradient to capture", "--capture",
+                "capture only input,output (--capture output)");
+  if (!options_.grad_file.empty())
+    throw Error(Exit::model_failed, why + ": --grad has nothing to seed", "--grad", "drop --grad");
+  log::info(why, ": recording the forward pass only");
+  options_.backward = false;
+  captures_ = options_.resolved_captures();
+  layers_.set_captures(captures_);
+}
 
 // An unknown label is found once the first pass has shown every call.
 void Recording::validate_layers(const Collected& pass) {

@@ -39,7 +39,10 @@ class Recording {
   void write_events_to(EventFile* events) { events_ = events; }
 
   // Records each batch, read as its turn comes; `progress(done, total)` after each.
-  // Interruptible between passes. Logs each pass's and each merge's time (-v).
+  // Interruptible between passes. Logs each pass's and each merge's time (-v). A model whose
+  // first output does not require grad (a PT2E int8 program, a compiled package: no gradient
+  // flows back) is recorded forward only, said in one info line, when the captures were left to
+  // their default; asked for gradients (--capture, --grad) it is Error(model_failed).
   // --when target:K reads the batches' targets (one label per sample, 1-d).
   void run(const InputBatches& batches, const std::function<void(int done, int total)>& progress);
 
@@ -60,6 +63,9 @@ class Recording {
                     std::unique_ptr<Collected>& last);
   std::unique_ptr<Collected> run_pass(const std::vector<c10::IValue>& batch, int64_t number,
                                       const at::Tensor& rows);
+  // The first pass found no gradient to run a backward from: record's default captures become
+  // the forward's alone (Error(model_failed) when gradients were asked for).
+  void record_forward_only();
   void validate_layers(const Collected& pass);
   // --when target:K: the batch's rows whose label is K; undefined for other --when.
   at::Tensor target_rows(const InputBatch& batch) const;
@@ -68,7 +74,7 @@ class Recording {
   void merge_params(const Collected& any);
 
   InstrumentedModel& model_;
-  const RecordOptions& options_;
+  RecordOptions options_;  // backward turned off by record_forward_only
   std::string dir_;
   Backward backward_;
   CaptureSet captures_;

@@ -276,6 +276,44 @@ def _export_keeping_calls(model: Any, args: tuple, calls: list, subclassed: set,
     return program, lent
 
 
+def _python_package(qualname: str) -> str:
+    """The Python package that defines operator `qualname` ("ns::name") with torch.library, or
+    "" when a shared library registers it: the module of a custom_op's function (its top-level
+    package; the namespace for one defined in a script), else the namespace where the schema was
+    registered from a .py file."""
+    import re
+    import torch
+    from torch._library.custom_ops import OPDEFS
+    opdef = OPDEFS.get(qualname)
+    if opdef is None:
+        registered = re.search(r"registered at (\S+?):\d+", torch._C._dispatch_dump(qualname))
+        if not registered or not registered.group(1).endswith(".py"):
+            return ""
+    module = getattr(getattr(opdef, "_init_fn", None), "__module__", "") or ""
+    package = module.split(".")[0]
+    return package if package and package != "__main__" else qualname.split("::")[0]
+
+
+def _python_operators(program: Any) -> dict:
+    """{"ns::name": package} for each operator of the program's graphs (subgraphs included) that
+    a Python package defines: no C++ process has it (docs/custom-operators.md)."""
+    import torch
+    found = {}
+    for module in program.graph_module.modules():
+        if not isinstance(module, torch.fx.GraphModule):
+            continue
+        for node in module.graph.nodes:
+            if not isinstance(node.target, torch._ops.OpOverload):
+                continue
+            qualname = node.target._schema.name
+            if qualname.split("::")[0] in ("aten", "prims") or qualname in found:
+                continue
+            package = _python_package(qualname)
+            if package:
+                found[qualname] = package
+    return found
+
+
 def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
            dynamic_shapes: Any = None, strict: bool = False) -> Any:
     """torch.export.export(model, args, kwargs, dynamic_shapes=..., strict=...) saved to `path`
@@ -289,6 +327,7 @@ def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
                                           kwargs=kwargs, dynamic_shapes=dynamic_shapes)
     if not strict:
         noted["subgraph_stacks"] = lent
+    noted["python_operators"] = _python_operators(program)
     text = json.dumps(noted, separators=(",", ":"))
     _save_whole(program, path, {NOTES_FILE: text})
     return program

@@ -15,6 +15,7 @@
 #include "instrument/pt2/pytree.h"
 #include "instrument/pt2/symbolic_ops.h"
 #include "load/operator_libraries.h"
+#include "ops/quantized/quantized_ops.h"
 #include "util/error.h"
 
 namespace modrec {
@@ -108,16 +109,48 @@ void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
   }
 }
 
+// Where check_steps reports from: the archive's path, and what modrec.export's notes tell of the
+// operators Python defines.
+struct Unrunnable {
+  const std::string& path;
+  const std::map<std::string, std::string>* python_operators;  // null without notes
+};
+
+// The Python package that defines `qualified` (myops.scale_add.default): the notes' word, else
+// the package known to define its namespace in Python; "" for neither.
+std::string python_package(const std::string& qualified,
+                           const std::map<std::string, std::string>* noted) {
+  const size_t dot = qualified.find('.');
+  const std::string ns = qualified.substr(0, dot);
+  const std::string name = qualified.substr(dot + 1, qualified.find('.', dot + 1) - dot - 1);
+  if (noted)
+    if (const auto it = noted->find(ns + "::" + name); it != noted->end()) return it->second;
+  return pt2::python_package_of(ns);
+}
+
 // A node whose operator `op` (its target, or the one auto_functionalized_v2 runs) LibTorch lacks:
-// an operator of a namespace no loaded library registers wants that library (a team's, loaded
-// with --load-library, or torchvision's).
-Error missing_operator(const Node& node, const std::string& op, const std::string& path) {
+// one a Python package defines (torch.library) runs only in Python; an operator of a namespace
+// no loaded library registers wants that library (a team's, loaded with --load-library, or
+// torchvision's).
+Error missing_operator(const Node& node, const std::string& op, const Unrunnable& where) {
+  const std::string& path = where.path;
   const std::string qualified = op.substr(op.find("ops.") + 4);  // myops.scale_add.default
   const std::string ns = qualified.substr(0, qualified.find('.'));
+  if (const std::string package = python_package(qualified, where.python_operators);
+      !package.empty())
+    return Error(Exit::bad_input,
+                 "cannot run node " + node.name + " (" + node.target + "): the operator " + op +
+                     " is defined in Python by " + package +
+                     " (torch.library), so it runs only in Python",
+                 path,
+                 "export the model with an implementation of that layer made of ATen operators "
+                 "(transformers: attn_implementation or experts_implementation \"eager\")");
   if (namespace_registered(ns)) return cannot_run(node, "LibTorch has no operator " + op, path);
   return Error(Exit::bad_input,
                "cannot run node " + node.name + " (" + node.target + "): the operator " + op +
-                   " is of namespace " + ns + ", which no loaded library registers",
+                   " is of namespace " + ns +
+                   ", which no loaded library registers (one a Python package defines with "
+                   "torch.library runs only in Python)",
                path, namespace_hint(ns));
 }
 
@@ -128,7 +161,8 @@ std::string functionalized_operator(const Node& node) {
 }
 
 // The first node of `compiled` (its subgraphs' included) that cannot run.
-void check_steps(const Compiled& compiled, const std::string& path) {
+void check_steps(const Compiled& compiled, const Unrunnable& where) {
+  const std::string& path = where.path;
   for (size_t i = 0; i < compiled.steps.size(); ++i) {
     const Step& step = compiled.steps[i];
     const Node& node = (*compiled.nodes)[i];
@@ -137,13 +171,13 @@ void check_steps(const Compiled& compiled, const std::string& path) {
         throw cannot_run(node, "modrec does not run this higher-order operator", path);
       if (!node.target.starts_with("torch.ops."))
         throw cannot_run(node, "modrec does not run this Python function", path);
-      throw missing_operator(node, node.target, path);
+      throw missing_operator(node, node.target, where);
     }
     if (step.higher_order == pt2::HigherOrderOp::auto_functionalized) {
       const std::string op = functionalized_operator(node);
-      if (!op.empty() && !DispatcherOp::find(op)) throw missing_operator(node, op, path);
+      if (!op.empty() && !DispatcherOp::find(op)) throw missing_operator(node, op, where);
     }
-    for (const Compiled& graph : step.graphs) check_steps(graph, path);
+    for (const Compiled& graph : step.graphs) check_steps(graph, where);
   }
 }
 
@@ -183,12 +217,14 @@ class GraphRun {
   }
 
   // The root's arguments are the program's inputs, or with modrec.export's notes forward's
-  // (attn_mask=None, is_causal=False among them).
+  // (attn_mask=None, is_causal=False among them), those given by keyword told.
   void enter_root(const std::vector<c10::IValue>& inputs) {
     ids_[0] = forward_.next_call++;
     const pt2::PlannedCall& root = graph_.plan.calls[0];
     std::vector<std::string> names;
-    forward_.hooks.enter(ids_[0], 0, root.in_spec.is_null() ? inputs : arguments(root, names));
+    const std::vector<c10::IValue> args = root.in_spec.is_null() ? inputs : arguments(root, names);
+    forward_.hooks.enter(ids_[0], 0, args);
+    report_positional(ids_[0], root, args);
     routed_.emplace_back();
   }
 
@@ -236,9 +272,7 @@ class GraphRun {
       forward_.hooks.untold_gradients(ids_[call], planned.untold_inputs, planned.untold_outputs);
     if (!planned.positional || !planned.out_spec)
       forward_.hooks.untold_signature(ids_[call], !planned.positional, !planned.out_spec);
-    if (planned.positional && *planned.positional < args.size())
-      forward_.hooks.positional_arguments(
-          ids_[call], {args.begin(), args.begin() + static_cast<ptrdiff_t>(*planned.positional)});
+    report_positional(ids_[call], planned, args);
     std::unordered_map<std::string, c10::IValue> routed;
     for (size_t i = 0; forward_.options.route_tensor_args && i < args.size(); ++i)
       if (args[i].isTensor())
@@ -343,6 +377,15 @@ class GraphRun {
     if (c.is_number()) return c.get<double>();
     if (c.is_string()) return c.get<std::string>();
     return c10::IValue();  // None
+  }
+
+  // The arguments given by position, where some were given by keyword (torchinfo's Input Shape
+  // is the first positional tensor's: "--" without one).
+  void report_positional(int id, const pt2::PlannedCall& planned,
+                         const std::vector<c10::IValue>& args) {
+    if (planned.positional && *planned.positional < args.size())
+      forward_.hooks.positional_arguments(
+          id, {args.begin(), args.begin() + static_cast<ptrdiff_t>(*planned.positional)});
   }
 
   // compile_steps checked that each argument is there (or has a default) and fits.
@@ -450,7 +493,7 @@ GraphRunner::~GraphRunner() = default;
 void GraphRunner::check_runnable(const pt2::ExportedArchive& archive,
                                  const std::vector<c10::IValue>& inputs) const {
   const pt2::Program& program = archive.program;
-  check_steps(*main_, archive.path);
+  check_steps(*main_, {archive.path, archive.notes ? &archive.notes->python_operators : nullptr});
   if (inputs.size() != user_inputs(program))
     throw Error(Exit::model_failed,
                 "the program takes " + std::to_string(user_inputs(program)) + " tensor inputs, " +

@@ -107,6 +107,15 @@ std::vector<c10::IValue> map(const std::vector<c10::IValue>& args, const RunSubg
   return out;
 }
 
+// _export_tracepoint(*args, kind=..., path=...): its positional arguments, unchanged.
+std::vector<c10::IValue> tracepoint(const std::vector<std::string>& names,
+                                    const std::vector<c10::IValue>& args) {
+  std::vector<c10::IValue> out;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (i >= names.size() || (names[i] != "kind" && names[i] != "path")) out.push_back(args[i]);
+  return out;
+}
+
 }  // namespace
 
 std::optional<HigherOrderOp> higher_order_op(const std::string& target) {
@@ -117,7 +126,8 @@ std::optional<HigherOrderOp> higher_order_op(const std::string& target) {
       {"torch.ops.higher_order.cond", H::cond},
       {"torch.ops.higher_order.while_loop", H::while_loop},
       {"torch.ops.higher_order.map_impl", H::map},
-      {"torch.ops.higher_order.auto_functionalized_v2", H::auto_functionalized}};
+      {"torch.ops.higher_order.auto_functionalized_v2", H::auto_functionalized},
+      {"torch.ops.higher_order._export_tracepoint", H::export_tracepoint}};
   auto it = ops.find(target);
   if (it == ops.end()) return std::nullopt;
   return it->second;
@@ -138,6 +148,7 @@ std::string higher_order_mismatch(HigherOrderOp op, const Node& node) {
       {H::while_loop, {2, {{K::graph}, {K::graph}}}},
       {H::map, {1, {{K::graph}}}},
       {H::auto_functionalized, {0, {{K::op}}}},
+      {H::export_tracepoint, {0, {}}},
   };
   const Form& form = forms.at(op);
   if (node.graphs.size() < form.graphs)
@@ -171,6 +182,8 @@ std::vector<c10::IValue> run_higher_order(HigherOrderOp op, const std::vector<st
       return map(args, run);
     case HigherOrderOp::auto_functionalized:
       return run_auto_functionalized(names, args);
+    case HigherOrderOp::export_tracepoint:
+      return tracepoint(names, args);
   }
   throw std::logic_error("unknown higher-order operator");
 }

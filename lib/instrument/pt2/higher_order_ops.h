@@ -2,7 +2,10 @@
 // as eager PyTorch runs them: each runs its subgraphs through the caller's interpreter, under the
 // grad mode or autocast state the node names (LibTorch's, restored after), once, by a predicate
 // or per slice; auto_functionalized_v2 runs its mutating operator on copies
-// (auto_functionalized.h). torch/_higher_order_ops holds their Python definitions.
+// (auto_functionalized.h); _export_tracepoint (torch/_export/wrappers.py: the marker
+// preserve_module_call_signature puts around a submodule call, which torch 2.14's export erases
+// and older ones may have left in an archive) returns its tensor arguments, the identity its CPU
+// implementation is. torch/_higher_order_ops holds their Python definitions.
 #pragma once
 #include <ATen/core/ivalue.h>
 
@@ -15,7 +18,15 @@
 
 namespace modrec::pt2 {
 
-enum class HigherOrderOp { set_grad_enabled, autocast, cond, while_loop, map, auto_functionalized };
+enum class HigherOrderOp {
+  set_grad_enabled,
+  autocast,
+  cond,
+  while_loop,
+  map,
+  auto_functionalized,
+  export_tracepoint
+};
 
 // nullopt for a target that is no higher-order operator modrec runs.
 std::optional<HigherOrderOp> higher_order_op(const std::string& target);

@@ -28,6 +28,15 @@ std::string why(const std::string& path, const std::string& value, int uses) {
          " times: its gradient would sum every use, where eager hooks see only the result's";
 }
 
+// A value the call returns at several places of its result (diffusers' DownBlock2D: `return h,
+// (h,)`): eager PyTorch's hooks see each place's own gradient, from the uses of that place; the
+// graph has one value for all of them and does not tell which place a use took.
+std::string repeated_result(const std::string& path, const std::string& value) {
+  return path + " returns one tensor at several places, one value of the .pt2 graph (" + value +
+         "): which place each use takes is not told, where eager hooks see each place's "
+         "gradient apart";
+}
+
 }  // namespace
 
 void mark_untold_gradients(CallPlan& plan, const Program& program, const ModuleTree& tree) {
@@ -43,6 +52,9 @@ void mark_untold_gradients(CallPlan& plan, const Program& program, const ModuleT
             why(tree.modules[call.module].path, value, n->second);
         break;
       }
+      if (call.untold_outputs.empty() && n != used.end() &&
+          std::count(call.outputs.begin(), call.outputs.end(), value) > 1)
+        call.untold_outputs = repeated_result(tree.modules[call.module].path, value);
     }
   }
 }

@@ -71,3 +71,19 @@ TEST_CASE("calls that make their results, and the root, are never marked") {
   CHECK(n.untold(0).empty());
   CHECK(n.untold(1).empty());  // stem makes linear, used twice
 }
+
+TEST_CASE("a call returning one value at several places: its output gradients are untold") {
+  // stem returns linear twice (`return h, (h,)`), each place used apart in eager PyTorch.
+  Net twice({node("add", {"linear", "linear"})}, "add");
+  twice.plan.calls[1].outputs = {"linear", "linear"};
+  mark_untold_gradients(twice.plan, twice.program, twice.tree);
+  CHECK(twice.plan.calls[1].untold_outputs ==
+        "stem returns one tensor at several places, one value of the .pt2 graph (linear): which "
+        "place each use takes is not told, where eager hooks see each place's gradient apart");
+  CHECK(twice.plan.calls[1].untold_inputs.empty());
+  // Used once: which place that use took is not told either.
+  Net once({node("relu", {"linear"})}, "relu");
+  once.plan.calls[1].outputs = {"linear", "linear"};
+  mark_untold_gradients(once.plan, once.program, once.tree);
+  CHECK_FALSE(once.plan.calls[1].untold_outputs.empty());
+}

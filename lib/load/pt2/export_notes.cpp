@@ -80,6 +80,8 @@ ExportNotes notes_of(const json& doc) {
     notes.subgraph_stacks =
         doc["subgraph_stacks"]
             .get<std::map<std::string, std::vector<std::map<std::string, std::string>>>>();
+  if (doc.contains("python_operators"))
+    notes.python_operators = doc["python_operators"].get<std::map<std::string, std::string>>();
   const json& calls = field(doc, "calls");
   if (!calls.is_array() || calls.empty()) bad("no calls");
   for (size_t i = 0; i < calls.size(); ++i) notes.calls.push_back(noted_call(calls[i], i));

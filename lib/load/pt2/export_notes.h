@@ -51,6 +51,9 @@ struct ExportNotes {
   // top graph node -> per subgraph, its node -> the stack as the archive writes it.
   std::map<std::string, std::vector<std::map<std::string, std::string>>> subgraph_stacks;
   std::vector<NotedCall> calls;  // in the order they start; calls[0] is the root's
+  // The operators the program calls that a Python package defines (torch.library: no shared
+  // library has them): "ns::name" -> the package.
+  std::map<std::string, std::string> python_operators;
 };
 
 struct NotesError : std::runtime_error {

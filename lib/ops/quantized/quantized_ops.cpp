@@ -6,24 +6,17 @@
 #include <memory>
 
 #include "ops/quantized/quantized_kernels.h"
+#include "ops/transformers/moe_ops.h"
 
 namespace modrec::pt2 {
-
-bool OpDefiner::registered(const std::string& schema) const {
-  const std::string name = schema.substr(0, schema.find('('));  // quantize_per_tensor.tensor
-  const size_t dot = name.find('.');
-  const std::string overload = dot == std::string::npos ? "" : name.substr(dot + 1);
-  return c10::Dispatcher::singleton()
-      .findSchema({ns_ + "::" + name.substr(0, dot), overload})
-      .has_value();
-}
 
 bool define_python_only_operators(const std::string& ns) {
   using Definitions = void (*)(OpDefiner&);
   static const std::map<std::string, Definitions> known{
       {"quantized_decomposed", define_quantized_decomposed},
       {"torchao", define_torchao},
-      {"export", define_export}};
+      {"export", define_export},
+      {"transformers", define_transformers}};
   // The registrations last as long as their libraries: the process's.
   static std::map<std::string, std::unique_ptr<torch::Library>> defined;
   const auto it = known.find(ns);
@@ -34,6 +27,17 @@ bool define_python_only_operators(const std::string& ns) {
   it->second(ops);
   defined[ns] = std::move(library);
   return ops.defined() > 0;
+}
+
+std::string python_package_of(const std::string& ns) {
+  static const std::map<std::string, std::string> packages{
+      {"quantized_decomposed", "torch (torch.ao.quantization)"},
+      {"export", "torch (torch.export)"},
+      {"torchao", "torchao"},
+      {"transformers", "transformers"},
+      {"transformers_msa", "transformers"}};
+  const auto it = packages.find(ns);
+  return it == packages.end() ? "" : it->second;
 }
 
 }  // namespace modrec::pt2

@@ -31,6 +31,10 @@ class AccumulatedLayers {
         reduce_(reduce),
         run_dir_(std::move(run_dir)) {}
 
+  // Before any merge: the captures recorded become `captures` (record's forward only, once the
+  // first pass showed no gradient to record).
+  void set_captures(CaptureSet captures) { captures_ = captures; }
+
   // Adds each captured call's values to its layer's sinks (statistics, spooled tensors).
   void merge(std::deque<CapturedCall>& captured, const PassCalls& calls);
 
