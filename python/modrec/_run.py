@@ -2,10 +2,12 @@
 for, stats.json when statistics are, a tensor file when that tensor is."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
 import weakref
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Union
@@ -21,9 +23,23 @@ STEP_COLUMNS = ("step", "label", "path", "type", "capture", "tensor", "name", "a
                 "dtype")
 
 
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused: parsing a manifest of 10,000 tensors makes enough
+    containers to start full collections, which cost more than the parse (none of them can be
+    garbage)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _read_json(path: Path, what: str) -> Any:
     try:
-        with open(path, "rb") as f:
+        with open(path, "rb") as f, _no_collection():
             return json.load(f)
     except (OSError, ValueError) as e:
         raise FileError(f"modrec: error: {what} cannot be read ({path}): {e}; pass a directory "
@@ -48,8 +64,8 @@ class Layer:
     its captures, read when asked: `output`, `input`, `grad_output`, `grad_input`, `params`,
     `param_grads`, `stats`."""
 
-    def __init__(self, run: "Run", entry: Dict[str, Any]) -> None:
-        self.run = run
+    def __init__(self, files: "_RunFiles", entry: Dict[str, Any]) -> None:
+        self._run = files
         self.entry = entry
         self.label: str = entry["label"]
         self.path: str = entry["path"]
@@ -76,7 +92,7 @@ class Layer:
         if not info.get("files") and info.get("shapes"):
             raise KeyError(f"{self.label} ({self.path}): {capture} saved no tensor file "
                            f"(save='none'); its statistics are in .stats[{capture!r}]")
-        return [self.run.path / f for f in info.get("files", [])]
+        return [self._run.path / f for f in info.get("files", [])]
 
     def capture(self, name: str) -> Any:
         """A value capture (input, output, grad_input, grad_output) as recorded: a tensor, or a
@@ -127,11 +143,24 @@ class Layer:
     @property
     def stats(self) -> Dict[str, List[Dict[str, Any]]]:
         """stats.json's statistics of this call: {capture: [one dict per tensor]}."""
-        return self.run._stats_by_label().get(self.label, {}).get("captures", {})
+        return self._run.stats_by_label.get(self.label, {}).get("captures", {})
 
     def __repr__(self) -> str:
         return f"<modrec.Layer {self.label} {self.path or '(root)'} ({self.type}): " \
                f"{', '.join(self.captures)}>"
+
+
+class _RunFiles:
+    """What a Run's layers share: the directory, stats.json once read, and (a temporary run) its
+    folder's removal. Layers hold this, not the Run, so that no cycle keeps either alive."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @cached_property
+    def stats_by_label(self) -> Dict[str, Dict[str, Any]]:
+        stats = _read_json(self.path / "stats.json", "the run's stats.json")
+        return {layer["label"]: layer for layer in stats.get("layers", [])}
 
 
 class Run:
@@ -143,6 +172,7 @@ class Run:
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         self.path = Path(path)
+        self._files = _RunFiles(self.path)
 
     @cached_property
     def manifest(self) -> Dict[str, Any]:
@@ -157,7 +187,8 @@ class Run:
 
     @cached_property
     def layers(self) -> List[Layer]:
-        return [Layer(self, entry) for entry in self.manifest.get("layers", [])]
+        with _no_collection():
+            return [Layer(self._files, entry) for entry in self.manifest.get("layers", [])]
 
     @cached_property
     def _by_label(self) -> Dict[str, Layer]:
@@ -191,13 +222,6 @@ class Run:
 
     def __len__(self) -> int:
         return len(self.layers)
-
-    @cached_property
-    def _stats(self) -> Dict[str, Any]:
-        return _read_json(self.path / "stats.json", "the run's stats.json")
-
-    def _stats_by_label(self) -> Dict[str, Dict[str, Any]]:
-        return {layer["label"]: layer for layer in self._stats.get("layers", [])}
 
     def to_pandas(self) -> Any:
         """The statistics as a DataFrame, one row per call, capture and tensor: label, path,
@@ -252,7 +276,8 @@ class Run:
 
 
 def temporary_run(folder: str, path: str) -> Run:
-    """A Run in a scratch `folder` of its own, removed when the Run is garbage-collected."""
+    """A Run in a scratch `folder` of its own, removed once neither the Run nor one of its
+    layers is left."""
     run = Run(path)
-    weakref.finalize(run, shutil.rmtree, folder, True)
+    weakref.finalize(run._files, shutil.rmtree, folder, True)
     return run
