@@ -188,10 +188,11 @@ def example_arguments(input: InputLike) -> Tuple[tuple, dict]:
     return (value if isinstance(value, tuple) else (value,)), {}
 
 
-def model_file(model: Any, input: InputLike, scratch: Scratch, mode: str = "eval") -> str:
-    """A model the binary reads: a path as it is; a ScriptModule saved by torch.jit.save, an
-    ExportedProgram by torch.export.save, any other nn.Module exported by modrec.export on
-    `input` (in `mode`, its train/eval state restored afterwards), into the scratch folder."""
+def model_file(model: Any, input: InputLike, options: Dict[str, Any], scratch: Scratch) -> str:
+    """A model the binary reads: a path (or a Run) as it is; a ScriptModule saved by
+    torch.jit.save, an ExportedProgram by torch.export.save, any other nn.Module exported by
+    modrec.export on `input` (in the `mode` option's mode, eval by default, its train/eval state
+    restored afterwards), into the scratch folder."""
     if _is_path(model):
         return os.fspath(model)
     torch = sys.modules.get("torch")
@@ -213,7 +214,7 @@ def model_file(model: Any, input: InputLike, scratch: Scratch, mode: str = "eval
     args, kwargs = example_arguments(input)
     path = scratch.path(".pt2")
     modes = {m: m.training for m in model.modules()}
-    model.train(mode == "train")
+    model.train(options.get("mode") == "train")
     try:
         export(model, args, path, kwargs=kwargs)
     finally:
@@ -225,5 +226,4 @@ def model_file(model: Any, input: InputLike, scratch: Scratch, mode: str = "eval
 def model_flags(model: Any, input: InputLike, options: Dict[str, Any], scratch: Scratch
                 ) -> List[str]:
     """The model (positional) and input flags of one call."""
-    path = model_file(model, input, scratch, options.get("mode") or "eval")
-    return [path, *input_flags(input, scratch)]
+    return [model_file(model, input, options, scratch), *input_flags(input, scratch)]

@@ -76,12 +76,6 @@ class Check:
                f"{len(self.violations)} violations>"
 
 
-def _operand(value: Any, input: InputLike, options: Dict[str, Any], scratch: Scratch) -> str:
-    """A run, a path (run directory, model, checkpoint) or a torch module (saved or exported
-    on `input`, as summary's model)."""
-    return model_file(value, input, scratch, options.get("mode") or "eval")
-
-
 def diff(a: Any, b: Any, *, input: InputLike = None, atol: float = 1e-8, rtol: float = 1e-5,
          **options: Any) -> Diff:
     """`modrec diff A B`: two recordings call by call (Run objects or run directories), two
@@ -95,7 +89,8 @@ def diff(a: Any, b: Any, *, input: InputLike = None, atol: float = 1e-8, rtol: f
     ModrecError subclass on any other failure."""
     refuse_format(options, ".json is the JSON, to_pandas() a DataFrame")
     with Scratch() as scratch:
-        args = ["diff", _operand(a, input, options, scratch), _operand(b, input, options, scratch),
+        args = ["diff", model_file(a, input, options, scratch),
+                model_file(b, input, options, scratch),
                 *input_flags(input, scratch),
                 *option_flags(dict(options, atol=atol, rtol=rtol)), "--format", "json"]
         _, out = _process.run(args, ok=(0, 1))
@@ -114,7 +109,7 @@ def check(run_or_model: Any, *, input: InputLike = None, **rules: Any) -> Check:
     any other failure."""
     refuse_format(rules, ".json is the JSON, to_pandas() a DataFrame")
     with Scratch() as scratch:
-        args = ["check", _operand(run_or_model, input, rules, scratch),
+        args = ["check", model_file(run_or_model, input, rules, scratch),
                 *input_flags(input, scratch), *option_flags(rules), "--format", "json"]
         _, out = _process.run(args, ok=(0, 1))
     return Check(json.loads(out))
