@@ -313,13 +313,13 @@ class Verdicts(unittest.TestCase):
         self.assertEqual((found.first_diverging["path"], found.first_diverging["type"]),
                          ("features.4", "Conv2d"))
         frame = found.to_pandas()
-        want = (perturbed.features[4](torch.ones(1, 8, 3, 3)) -
-                self.model.features[4](torch.ones(1, 8, 3, 3))).abs().max().item()
-        self.assertGreater(want, 0)
-        self.assertFalse(frame[frame.path == "features.4"]["passed"].any())
+        with torch.no_grad():  # features.4's output in both eager models
+            want = (perturbed.features[:5](self.x).double() -
+                    self.model.features[:5](self.x).double()).abs().max().item()
+        conv = frame[frame.path == "features.4"].iloc[0]
+        self.assertFalse(conv["passed"])
+        self.assertAlmostEqual(conv["max_abs"], want, delta=1e-5 * want)
         self.assertTrue(frame[frame.path == "features.0"]["passed"].all())
-        loose = modrec.diff(perturbed, MODEL, input=self.x, capture=["output"], atol=10.0)
-        self.assertTrue(loose.passed)
 
     def test_check_passes_and_fails_by_its_rules(self):
         self.assertTrue(modrec.check(self.recorded).passed)
