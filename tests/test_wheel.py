@@ -120,7 +120,8 @@ class InstalledWheel(unittest.TestCase):
 
     @staticmethod
     def clean_env():
-        return {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "MODREC_MODEL")}
+        return {k: v for k, v in os.environ.items()
+                if k not in ("LD_LIBRARY_PATH", "MODREC_MODEL", "MODREC_BIN")}
 
     def test_wheel_is_manylinux_and_needs_this_torch_minor(self):
         name = os.path.basename(self.wheel)
@@ -222,6 +223,11 @@ class InstalledWheel(unittest.TestCase):
         # torchinfo's unit as its reference outputs write it (scripts/torchinfo_table.py)
         self.assertEqual(got.stdout, want.replace("(Units.MEGABYTES)", "(M)"))
         self.assertEqual(got.stderr, "")
+        # The Python API runs the installed binary (no MODREC_BIN here): the same table.
+        api = subprocess.run([self.python, "-c", "import modrec; print(modrec.summary('m.pt2', "
+                              "'x.pt'), end='')"], cwd=self.outside, env=self.clean_env(),
+                             check=True, capture_output=True, text=True)
+        self.assertEqual(api.stdout, got.stdout)
 
     def test_ci_recipes_run_as_written(self):
         """docs/examples' GitHub Actions and GitLab CI jobs: their commands, in a new environment
