@@ -7,6 +7,7 @@
 #include "check/report_table.h"
 #include "summary/cells.h"
 #include "summary/text.h"
+#include "util/csv_path.h"
 #include "util/text.h"
 
 namespace modrec {
@@ -117,7 +118,7 @@ std::string format_csv(const Checkpoint& c, const CheckpointSummary& s,
   std::string out = csv_line({"kind", "label", "name", "depth", "shape", "dtype", "num_params"});
   for (const CheckpointRow& row : s.rows) {
     if (row.depth > options.depth) continue;
-    out += csv_line({"module", row.label, row.path, std::to_string(row.depth), "", "",
+    out += csv_line({"module", row.label, csv_path(row.path), std::to_string(row.depth), "", "",
                      std::to_string(row.params)});
     if (row.depth + 1 > options.depth) continue;
     for (size_t i : row.tensors) {
