@@ -331,13 +331,16 @@ class ReportInChromium(unittest.TestCase):
             self.assertIn("update std over steps (log2)", titles)
 
     def test_a_std_of_zero_is_below_the_bands_and_named(self):
-        layers = self.record("zero", "--edit", "1-1=zero")  # its output: zeros, std 0
+        # 1-1's output zeroed: 1-2's output is zeros (std and abs_max 0); the root's grad_output,
+        # the ones of a sum loss, has a std of 0.
+        layers = self.record("zero", "--edit", "1-1=zero")
         want = sorted([capture + " " + field, l["label"]]
                       for l in layers for capture in ("output", "grad_output")
                       if l["captures"].get(capture)
                       for field in ("std", "abs_max")
                       if l["captures"][capture][0][field] == 0)
-        self.assertIn(["output std", "1-1"], want)
+        self.assertIn(["output std", "1-2"], want)
+        self.assertIn(["grad_output std", "0-1"], want)
         page = self.path("zero.html")
         run("report", self.path("zero"), "--out", page)
         got = self.measure(page, ZEROS)
@@ -347,7 +350,7 @@ class ReportInChromium(unittest.TestCase):
         self.assertEqual(len(got["legend"]), 1)
         self.assertIn("exactly 0", got["legend"][0])
         self.check_layout(page, 1280)
-        self.record("nonzero")  # no value of 0: no such row, no such legend item
+        self.record("nonzero", "--capture", "output")  # no 0: no such row, no such legend item
         run("report", self.path("nonzero"), "--out", self.path("nonzero.html"))
         self.assertEqual(self.measure(self.path("nonzero.html"), ZEROS)["legend"], [])
 
