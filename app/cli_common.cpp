@@ -11,9 +11,12 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   // Named MODEL, not model: CLI11 2.4 and later refuse a positional whose name equals a long
   // flag's (--model) with OptionAlreadyAdded at start-up.
   cmd.add_option("MODEL", positional,
-                 "TorchScript file (torch.jit.save) or torch.export archive (.pt2, "
-                 "torch.export.save); or --model, $MODREC_MODEL");
-  cmd.add_option("--model", flag, "TorchScript file or .pt2 archive, when not given positionally");
+                 "the model: TorchScript (.pt), torch.export archive or AOTInductor package "
+                 "(.pt2), ExecuTorch program (.pte), or where the subcommand reads one, a "
+                 "checkpoint (.safetensors, its index, a torch.save'd state_dict); or --model, "
+                 "$MODREC_MODEL")
+      ->type_name("PATH");
+  cmd.add_option("--model", flag, "the model, when not given positionally")->type_name("PATH");
   add_mode_flag(cmd, mode);
   add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
   add_load_library_flag(cmd, libraries);
@@ -48,14 +51,16 @@ void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries) {
   cmd.add_option("--load-library", libraries,
                  "a shared library that registers operators the model calls (TORCH_LIBRARY), "
                  "loaded as torch.ops.load_library does; repeatable; else $MODREC_LOAD_LIBRARY "
-                 "(':'-separated)");
+                 "(':'-separated)")
+      ->type_name("FILE");
 }
 
 void add_etrecord_flag(CLI::App& cmd, std::string& etrecord) {
   cmd.add_option("--etrecord", etrecord,
                  "the ETRecord of an ExecuTorch program (.pte) that generate_etrecord wrote: "
                  "its module calls are reported too, each with its last instruction's output "
-                 "(ETDump's; none where a delegate ran it); other models ignore it");
+                 "(ETDump's; none where a delegate ran it); other models ignore it")
+      ->type_name("FILE");
 }
 
 std::vector<std::string> load_libraries(const std::vector<std::string>& flags) {
@@ -70,18 +75,19 @@ std::vector<std::string> load_libraries(const std::vector<std::string>& flags) {
 
 void add_input_flags(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option_function<std::vector<std::string>>(
-      "--input",
-      [&inputs](const std::vector<std::string>& texts) {
-        for (const auto& text : texts) {
-          if (auto named = split_named(text))
-            inputs.named_files.push_back(*named);
-          else
-            inputs.files.push_back(text);
-        }
-      },
-      "tensor file (torch.save of a tensor or tuple; .npy, memory-mapped), or a directory or "
-      "quoted glob of them (samples along dim 0, sorted by name); repeat per forward argument, "
-      "in forward's order, or NAME=FILE for the argument NAME");
+         "--input",
+         [&inputs](const std::vector<std::string>& texts) {
+           for (const auto& text : texts) {
+             if (auto named = split_named(text))
+               inputs.named_files.push_back(*named);
+             else
+               inputs.files.push_back(text);
+           }
+         },
+         "tensor file (torch.save of a tensor or tuple; .npy, memory-mapped), or a directory or "
+         "quoted glob of them (samples along dim 0, sorted by name); repeat per forward argument, "
+         "in forward's order, or NAME=FILE for the argument NAME")
+      ->type_name("PATH");
   add_parsed_items(cmd, "--arg", inputs.args, parse_arg_flag,
                    "NAME=VALUE: forward's argument NAME, not a tensor, parsed by its declared "
                    "type: int, float, bool (true/false/1/0), str, None, List[int] as [2,3]; "
@@ -150,7 +156,8 @@ void add_tensorboard_flags(CLI::App& cmd, TensorBoardOptions& options, const std
   auto* log_dir = cmd.add_option("--tensorboard", options.log_dir,
                                  "also write TensorBoard events into a run of this log directory, "
                                  "DIR/<--tensorboard-run>, " +
-                                     each);
+                                     each)
+                      ->type_name("DIR");
   cmd.add_option_function<std::string>(
          "--tensorboard-run",
          [&options](const std::string& text) { options.run = RunName::parse(text); },

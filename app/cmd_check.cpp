@@ -26,7 +26,8 @@ Command add_check(CLI::App& app) {
                   "a directory written by modrec record; or a model (TorchScript or .pt2), "
                   "recorded first (statistics only) with --input/--input-size; or a checkpoint "
                   "(.safetensors, its index, a torch.save'd state_dict): its tensors' values")
-      ->required();
+      ->required()
+      ->type_name("PATH");
   add_input_flags(*cmd, job->record.inputs);
   add_shard_flag(*cmd, job->record.inputs);
   add_number(*cmd, "--batch-size", job->record.record.batch_size, int64_t{1}, kMaxCount,

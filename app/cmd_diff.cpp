@@ -28,10 +28,12 @@ Command add_diff(CLI::App& app) {
                   "a directory written by modrec record, a model with --input (TorchScript .pt, "
                   "torch.export .pt2, an AOTInductor package), or a checkpoint (.safetensors, its "
                   "index, a torch.save'd state_dict)")
-      ->required();
+      ->required()
+      ->type_name("PATH");
   cmd->add_option("RUN_B", job->run_b,
                   "the reference recording (or model): --rtol scales its values")
-      ->required();
+      ->required()
+      ->type_name("PATH");
   add_number(*cmd, "--atol", job->tol.atol, 0.0, kMaxReal,
              "absolute tolerance (default 1e-8, as torch.allclose)");
   add_number(*cmd, "--rtol", job->tol.rtol, 0.0, kMaxReal,

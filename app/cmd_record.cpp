@@ -37,7 +37,8 @@ Command add_record(CLI::App& app, const bool& quiet) {
       "any of input,output,grad_input,grad_output,param,param_grad (default output,grad_output)");
   add_enum_option(*cmd, "--loss", r.loss, loss_names(),
                   "sum or mean of the first output (default sum)");
-  cmd->add_option("--grad", r.grad_file, "tensor file used as d(loss)/d(first output)");
+  cmd->add_option("--grad", r.grad_file, "tensor file used as d(loss)/d(first output)")
+      ->type_name("FILE");
   cmd->add_flag("!--no-backward", r.backward, "forward only");
   add_enum_option(*cmd, "--save", r.save, save_format_names(),
                   "pt, npy or none (statistics only); default pt");
@@ -47,12 +48,13 @@ Command add_record(CLI::App& app, const bool& quiet) {
          "which batches or samples to keep: batch:2,5-7, target:K (with --targets) or nonfinite")
       ->check(parsed_by(When::parse));
   cmd->add_option("--targets", r.targets_file,
-                  "a tensor file of one label per input sample, for --when target:K");
+                  "a tensor file of one label per input sample, for --when target:K")
+      ->type_name("FILE");
   add_number(*cmd, "--batch-size", r.batch_size, int64_t{1}, kMaxCount,
              "split the input along dim 0 and stream it");
   add_enum_option(*cmd, "--reduce", r.reduce, reduce_names(),
                   "none, sum or mean over samples (default none)");
-  cmd->add_option("--out", job->out, "output directory (default modrec-out)");
+  cmd->add_option("--out", job->out, "output directory (default modrec-out)")->type_name("DIR");
   cmd->add_flag("--force", job->force,
                 "replace an existing output directory, and the --tensorboard run's event files, "
                 "once complete");
@@ -63,7 +65,7 @@ Command add_record(CLI::App& app, const bool& quiet) {
                   "text or json (json prints the manifest to stdout)");
   return {cmd, [job, model, &quiet] {
             model->resolve(job->model);
-            job->progress = progress_bar(quiet);
+            job->progress = progress_bar("recording", "batches");
             run_record_job(*job, std::cout);
             log::info("recorded into ", job->out);
             suggest_viewers(quiet, job->out, job->tensorboard);

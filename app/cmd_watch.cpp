@@ -63,7 +63,8 @@ Command add_watch(CLI::App& app, const bool& quiet) {
   add_enum_option(*cmd, "--loss", t.loss, train_loss_names(),
                   "cross_entropy or mse (against --targets), sum or mean of the first output")
       ->required();
-  cmd->add_option("--targets", t.targets_file, "a tensor file of one target per input sample");
+  cmd->add_option("--targets", t.targets_file, "a tensor file of one target per input sample")
+      ->type_name("FILE");
   add_enum_option(*cmd, "--optimizer", t.optimizer, optimizer_names(), "sgd or adam (default sgd)");
   add_number(*cmd, "--lr", t.lr, 0.0, kMaxFloat, "learning rate, > 0 (default 0.01)");
   add_number(*cmd, "--momentum", t.momentum, 0.0, 1.0, "SGD momentum (default 0)");
@@ -76,19 +77,20 @@ Command add_watch(CLI::App& app, const bool& quiet) {
       "--shuffle", [&t](uint64_t seed) { t.shuffle = seed; },
       "a new order of the samples each pass, from this seed (default: in order)");
   add_number(*cmd, "--every", t.every, int64_t{1}, kMaxCount, "record every K-th step (default 1)");
-  cmd->add_option("--out", job->out, "output directory (default modrec-watch)");
+  cmd->add_option("--out", job->out, "output directory (default modrec-watch)")->type_name("DIR");
   cmd->add_flag("--force", job->force,
                 "replace an existing output directory, and the --tensorboard run's event files, "
                 "once complete");
   cmd->add_option(
-      "--save-model", job->save_model,
-      "write the trained model (torch.jit.load reads it; TorchScript models only, not a .pt2)");
+         "--save-model", job->save_model,
+         "write the trained model (torch.jit.load reads it; TorchScript models only, not a .pt2)")
+      ->type_name("FILE");
   add_tensorboard_flags(*cmd, job->tensorboard,
                         "step by step: the loss, and each recorded capture's std, abs_max, mean, "
                         "non-finite count (update_ratio) and histogram");
   return {cmd, [job, model, &quiet] {
             model->resolve(job->model);
-            job->progress = progress_bar(quiet);
+            job->progress = progress_bar("training", "steps");
             const auto [steps, stopped] = run_watch_job(*job);
             if (!stopped) {
               log::info("trained ", steps, " steps, recorded into ", job->out);

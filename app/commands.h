@@ -19,5 +19,7 @@ Command add_graph(CLI::App& app);
 Command add_watch(CLI::App& app, const bool& quiet);
 Command add_report(CLI::App& app);
 Command add_merge(CLI::App& app);
+// `completion bash|zsh|fish`: the script for the whole of `app`, read when it runs.
+Command add_completion(CLI::App& app);
 
 }  // namespace modrec::cli

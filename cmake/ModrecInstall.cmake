@@ -19,3 +19,20 @@ endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/build_info.py.in
                ${PROJECT_BINARY_DIR}/python/_build_info.py @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/python/_build_info.py DESTINATION modrec COMPONENT modrec)
+
+# The man page and the completion scripts (app/CMakeLists.txt writes them into build/share/):
+# in a wheel, into its data, which pip installs under the environment's prefix (<venv>/share/man,
+# found by man for <venv>/bin on PATH; bash-completion's folder beside the command's bin/).
+if(DEFINED SKBUILD_DATA_DIR)
+  set(modrec_data_dir ${SKBUILD_DATA_DIR})
+else()
+  set(modrec_data_dir .)
+endif()
+install(FILES ${PROJECT_BINARY_DIR}/share/man/man1/modrec.1
+        DESTINATION ${modrec_data_dir}/share/man/man1 COMPONENT modrec)
+install(FILES ${PROJECT_BINARY_DIR}/share/bash-completion/completions/modrec
+        DESTINATION ${modrec_data_dir}/share/bash-completion/completions COMPONENT modrec)
+install(FILES ${PROJECT_BINARY_DIR}/share/zsh/site-functions/_modrec
+        DESTINATION ${modrec_data_dir}/share/zsh/site-functions COMPONENT modrec)
+install(FILES ${PROJECT_BINARY_DIR}/share/fish/vendor_completions.d/modrec.fish
+        DESTINATION ${modrec_data_dir}/share/fish/vendor_completions.d COMPONENT modrec)

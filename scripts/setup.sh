@@ -4,7 +4,8 @@
 #   doctest, jq, graphviz (`modrec graph --format svg` runs its dot), chromium (the report's
 #   tests open the page headless), slurm-wlm and munge (tests/test_shards.py runs docs/record.md's
 #   job array on a one-node Slurm it starts), clang (the build prefers it: CMakeLists.txt),
-#   clang-format (a test checks the sources' formatting against .clang-format);
+#   clang-format (a test checks the sources' formatting against .clang-format), zsh and fish
+#   (tests/test_shell.py loads `modrec completion zsh|fish` into them);
 # - the pinned PyTorch environment (scripts/torch_env.sh): LibTorch for the build, and the Python
 #   the tests compare against, created once per machine in a cache directory outside the clone.
 # Extra arguments go to cmake's configure step. MODREC_BUILD_TARGET builds that target alone
@@ -15,7 +16,7 @@ source scripts/torch_env.sh
 
 packages=(build-essential cmake ninja-build ccache libcli11-dev nlohmann-json3-dev libspdlog-dev
   doctest-dev libgoogle-perftools-dev python3-venv jq graphviz chromium slurm-wlm munge
-  clang clang-format)
+  clang clang-format zsh fish)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

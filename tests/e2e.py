@@ -2,6 +2,7 @@
 import fcntl
 import json
 import os
+import pty
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,26 @@ def run(*args, code=0, env=None, stdin=None):
         raise AssertionError(f"modrec {' '.join(map(str, args))}: exit {p.returncode}, "
                              f"expected {code}\nstdout:\n{p.stdout[-3000:]}\nstderr:\n{p.stderr[-3000:]}")
     return p.stdout, p.stderr
+
+
+def stderr_on_a_terminal(*args):
+    """Runs modrec with stderr on a pseudo-terminal (stdout discarded); returns (exit code, what
+    the terminal got)."""
+    leader, follower = pty.openpty()
+    p = subprocess.Popen([MODREC, *map(str, args)], stdout=subprocess.DEVNULL, stderr=follower,
+                         stdin=subprocess.DEVNULL)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    return p.wait(), b"".join(chunks).decode()
 
 
 def sample(name, kind="pt"):

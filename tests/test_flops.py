@@ -116,7 +116,7 @@ class FlopsColumn(unittest.TestCase):
         rows = list(csv.DictReader(io.StringIO(out)))
         by_path = {r["path"]: (int(r["flops_forward"]), int(r["flops_backward"])) for r in rows}
         self.assertEqual(by_path["qkv"], (want["forward"]["qkv"], want["backward"]["qkv"]))
-        self.assertEqual(by_path[""], (want["total"]["forward"], want["total"]["backward"]))
+        self.assertEqual(by_path["(root)"], (want["total"]["forward"], want["total"]["backward"]))
 
     def test_usage_errors(self):
         name = "SeqClassifier"

@@ -203,8 +203,8 @@ OUTPUT_FLAGS = ("--out", "--save-model", "--tensorboard")  # what they name may 
 def help_flags(command):
     """The flags of a subcommand that take a value, from its --help."""
     text = subprocess.run([MODREC, command, "--help"], capture_output=True, text=True).stdout
-    found = re.findall(r"^\s+(?:-\w,)?(--[\w-]+)(?:,!?--[\w-]+)*\s+(?:TEXT|INT|UINT|FLOAT)", text,
-                       re.M)
+    found = re.findall(r"^\s+(?:-\w, )?(--[\w-]+)(?:, --[\w-]+)*\s+(?:TEXT|INT|UINT|FLOAT|FILE|DIR|PATH|\{)",
+                       text, re.M)
     return [f for f in found if f != "--help"]
 
 

@@ -145,6 +145,25 @@ INTERACT = """<script>
 })();
 </script>"""
 
+# Appended to a page: the first run's scale plot's marks of a value of exactly 0 (series, layer,
+# their top edge), the lowest bottom edge of its shaded bands, and its legend's "zero" items; as
+# JSON into #layout.
+ZEROS = """<script>
+(function () {
+  var chart = document.querySelector('svg.scale-plot');
+  var out = {bands: Math.max.apply(null, Array.from(chart.querySelectorAll('rect.bf16, rect.fp16, rect.fp16-sub'))
+                 .map(function (r) { return r.getBoundingClientRect().bottom; })),
+             marks: Array.from(chart.querySelectorAll('.mark.zero')).map(function (m) {
+               return [m.dataset.series, m.dataset.layer, m.getBoundingClientRect().top]; }),
+             legend: Array.from(document.querySelectorAll('.legend .item')).filter(function (i) {
+               return i.dataset.series === 'zero'; }).map(function (i) { return i.textContent; })};
+  var pre = document.createElement('pre');
+  pre.id = 'layout';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
 
 @unittest.skipUnless(CHROMIUM, "chromium is not installed (scripts/setup.sh installs it)")
 class ReportInChromium(unittest.TestCase):
@@ -310,6 +329,30 @@ class ReportInChromium(unittest.TestCase):
             titles = [f["title"] for f in self.check_layout(page, width)["figures"]]
             self.assertIn("Loss per step (log2)", titles)
             self.assertIn("update std over steps (log2)", titles)
+
+    def test_a_std_of_zero_is_below_the_bands_and_named(self):
+        # 1-1's output zeroed: 1-2's output is zeros (std and abs_max 0); the root's grad_output,
+        # the ones of a sum loss, has a std of 0.
+        layers = self.record("zero", "--edit", "1-1=zero")
+        want = sorted([capture + " " + field, l["label"]]
+                      for l in layers for capture in ("output", "grad_output")
+                      if l["captures"].get(capture)
+                      for field in ("std", "abs_max")
+                      if l["captures"][capture][0][field] == 0)
+        self.assertIn(["output std", "1-2"], want)
+        self.assertIn(["grad_output std", "0-1"], want)
+        page = self.path("zero.html")
+        run("report", self.path("zero"), "--out", page)
+        got = self.measure(page, ZEROS)
+        self.assertEqual(sorted([s, l] for s, l, _ in got["marks"]), want)
+        for series, layer, top in got["marks"]:  # below every band: not inside float16 subnormal
+            self.assertGreater(top, got["bands"], (series, layer))
+        self.assertEqual(len(got["legend"]), 1)
+        self.assertIn("exactly 0", got["legend"][0])
+        self.check_layout(page, 1280)
+        self.record("nonzero", "--capture", "output")  # no 0: no such row, no such legend item
+        run("report", self.path("nonzero"), "--out", self.path("nonzero.html"))
+        self.assertEqual(self.measure(self.path("nonzero.html"), ZEROS)["legend"], [])
 
     def test_two_runs_side_by_side(self):
         a, b = self.record("a"), self.record("b", "--capture", "output")

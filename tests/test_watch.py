@@ -179,7 +179,8 @@ class WatchMatchesEagerTraining(unittest.TestCase):
             table = list(csv.DictReader(f))
         self.assertEqual(len(table), len(self.rows("sgd")))
         for row, j in zip(table, self.rows("sgd")):
-            self.assertEqual((int(row["step"]), row["path"], row["capture"]), (j["step"], j["path"], j["capture"]))
+            self.assertEqual((int(row["step"]), row["path"], row["capture"]),
+                             (j["step"], j["path"] or "(root)", j["capture"]))
             self.assertEqual(float(row["std"]), j["std"])
 
     def test_adam_shuffled_every_second_step(self):

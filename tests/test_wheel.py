@@ -157,6 +157,23 @@ class InstalledWheel(unittest.TestCase):
         # The binary runs by itself too: its RPATH finds LibTorch, with no LD_LIBRARY_PATH.
         self.assertEqual(self.modrec_run("--version", command=self.binary).stdout, out)
 
+    def test_man_page_and_completions_beside_the_command(self):
+        prefix = os.path.dirname(os.path.dirname(self.python))  # the environment
+        env = dict(self.clean_env(), PATH=os.path.dirname(self.python) + ":" + os.environ["PATH"],
+                   MANWIDTH="100")
+        env.pop("MANPATH", None)
+        found = subprocess.run(["man", "-w", "modrec"], env=env, capture_output=True, text=True)
+        self.assertEqual(found.returncode, 0, found.stderr)  # man finds it for <prefix>/bin
+        self.assertEqual(os.path.realpath(found.stdout.strip()),
+                         os.path.realpath(os.path.join(prefix, "share", "man", "man1", "modrec.1")))
+        page = subprocess.run(["man", "modrec"], env=env, capture_output=True, text=True, check=True)
+        self.assertIn("modrec summary [OPTIONS]", page.stdout)
+        for shell, path in (("bash", "bash-completion/completions/modrec"),
+                            ("zsh", "zsh/site-functions/_modrec"),
+                            ("fish", "fish/vendor_completions.d/modrec.fish")):
+            with open(os.path.join(prefix, "share", path)) as f:
+                self.assertEqual(f.read(), self.modrec_run("completion", shell).stdout, shell)
+
     def test_summary_equals_torchinfo(self):
         shutil.copy(MODEL, self.outside)
         shutil.copy(INPUT, self.outside)

@@ -7,6 +7,7 @@
 #include "check/report_table.h"
 #include "summary/cells.h"
 #include "summary/text.h"
+#include "util/csv_path.h"
 #include "util/text.h"
 
 namespace modrec {
@@ -129,9 +130,9 @@ std::string format_csv(const Checkpoint& c, const CheckpointSummary& s,
   for (const CheckpointRow& row : s.rows) {
     if (row.depth > options.depth) continue;
     const CheckpointSubclass* sub = subclass_of(c, row);
-    out += csv_line({sub ? "subclass" : "module", row.label, row.path, std::to_string(row.depth),
-                     sub ? shape_text(sub->shape) : "", sub ? dtype_name(sub->dtype) : "",
-                     std::to_string(row.params)});
+    out += csv_line({sub ? "subclass" : "module", row.label, csv_path(row.path),
+                     std::to_string(row.depth), sub ? shape_text(sub->shape) : "",
+                     sub ? dtype_name(sub->dtype) : "", std::to_string(row.params)});
     if (row.depth + 1 > options.depth) continue;
     for (size_t i : row.tensors) {
       const CheckpointTensor& t = c.tensors[i];

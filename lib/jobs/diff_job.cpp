@@ -9,6 +9,7 @@
 #include "jobs/record_job.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/progress.h"
 #include "util/scratch_dir.h"
 
 namespace modrec {
@@ -32,6 +33,8 @@ std::string record_model(const DiffJob& job, const std::string& model, const std
   r.record.narrow_to(job.scope);
   r.record.save = job.save;
   r.out = dir;
+  progress::Phase running("diff: running " + model);
+  r.progress = [&running](int done, int total) { running.step(done, total); };
   std::ostringstream quiet;  // record's own report is not diff's
   run_record_job(r, quiet);
   return dir;

@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/log.h"
 #include "util/path_overlap.h"
+#include "util/progress.h"
 #include "util/stopwatch.h"
 
 namespace modrec {
@@ -19,7 +20,11 @@ namespace {
 
 std::vector<ShardRun> read_shards(const std::vector<std::string>& dirs) {
   std::vector<ShardRun> runs;
-  for (const auto& dir : dirs) runs.push_back(read_shard_run(dir));
+  progress::Phase reading("merge: reading shards", static_cast<int>(dirs.size()));
+  for (const auto& dir : dirs) {
+    runs.push_back(read_shard_run(dir));
+    reading.step(static_cast<int>(runs.size()), static_cast<int>(dirs.size()));
+  }
   for (size_t i = 1; i < runs.size(); ++i) check_same_recording(runs[0], runs[i]);
   return in_shard_order(std::move(runs));
 }

@@ -8,6 +8,7 @@ namespace modrec {
 struct ReportJob {
   std::vector<std::string> runs;  // one or two run directories
   std::string out = "report.html";
+  bool force = false;  // replace an existing `out`
 };
 
 void run_report_job(const ReportJob& job);

@@ -11,6 +11,7 @@
 #include "arguments/forward_schema.h"
 #include "util/error.h"
 #include "util/package_half.h"
+#include "util/progress.h"
 
 namespace modrec {
 namespace {
@@ -74,6 +75,7 @@ int64_t Session::input_bytes(const std::vector<c10::IValue>& values, bool keywor
 }
 
 void Session::read_weights(const ModelOptions& options) {
+  const progress::Phase loading("loading " + options.path + " with its weights");
   model = open_model(options.path, file, Weights::read, instrument);
   device = torch_device(options.device);
   place(*model, device, options);
@@ -115,6 +117,7 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   FileInfo file = inspected ? std::move(*inspected) : inspect_file(model.path);
   InstrumentOptions options = instrument;
   options.etrecord = model.etrecord;
+  const progress::Phase loading("loading " + model.path);  // until the model is placed
   std::unique_ptr<InstrumentedModel> instrumented =
       open_without_weights_or_with(model.path, file, weights, options);
   const ForwardSchema schema(instrumented->forward_arguments());

@@ -5,6 +5,7 @@
 #include "merge/tensor_files.h"
 #include "util/atomic_file.h"
 #include "util/interrupt.h"
+#include "util/progress.h"
 
 namespace modrec {
 namespace {
@@ -44,7 +45,10 @@ CaptureFiles capture_files(const std::vector<const ShardRun*>& shards, size_t l,
 
 void merge_tensors(const std::vector<const ShardRun*>& shards, std::vector<RunLayer>& layers,
                    const std::string& out_dir) {
-  for (size_t l = 0; l < layers.size(); ++l)
+  const int total = static_cast<int>(layers.size());
+  progress::Phase merging("merge: tensors of layer calls", total);
+  for (size_t l = 0; l < layers.size(); ++l) {
+    merging.step(static_cast<int>(l), total);
     for (size_t c = 0; c < layers[l].captures.size(); ++c) {
       RunCapture& capture = layers[l].captures[c];
       if (shards[0]->run.layers[l].captures[c].files.empty()) continue;
@@ -54,6 +58,7 @@ void merge_tensors(const std::vector<const ShardRun*>& shards, std::vector<RunLa
       for (size_t t = 0; t < stats.size() && t < capture.tensors.size(); ++t)
         capture.tensors[t].stats = stats[t];
     }
+  }
 }
 
 }  // namespace modrec

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/nearest.h"
 
 namespace modrec {
 namespace {
@@ -18,21 +19,6 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 
 [[noreturn]] void bad_selector(const std::string& what, const std::string& hint) {
   throw Error(Exit::usage, what, "--layers", hint);
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
 }
 
 // "valid labels: 1-3 (layer1.0), …", the labels (or paths) nearest to `wanted` first.

@@ -21,6 +21,9 @@ body{font:14px/1.4 system-ui,sans-serif;margin:16px;color:#222}
 .mark.s0{fill:#1f77b4}.mark.s1{fill:#aec7e8}.mark.s2{fill:#d62728}.mark.s3{fill:#ff9896}
 .mark.bad{fill:#f00;stroke:#000}.swatch.s0{background:#1f77b4}.swatch.s1{background:#aec7e8}
 .swatch.s2{background:#d62728}.swatch.s3{background:#ff9896}.swatch.bad{background:#f00;outline:1px solid #000}
+.mark.zero{fill:#fff;stroke-width:1.5}.mark.zero.s0{stroke:#1f77b4}.mark.zero.s1{stroke:#aec7e8}
+.mark.zero.s2{stroke:#d62728}.mark.zero.s3{stroke:#ff9896}.swatch.zero{background:#fff;outline:1.5px solid #333}
+.zero-line{stroke:#999;stroke-dasharray:3 3}
 .swatch.heat{width:30px;background:linear-gradient(90deg,rgba(30,60,160,0),rgb(30,60,160))}.line{fill:none;stroke-width:1.5}.line.loss{stroke-width:2}
 .line.dim{stroke-opacity:.12}.line.hot{stroke-width:3}.brush{fill:rgba(54,102,204,.15)}
 .legend{display:flex;flex-wrap:wrap;gap:2px 12px;font-size:12px;margin:4px 0}.legend .item{white-space:nowrap;cursor:default}

@@ -276,22 +276,29 @@
     const series = SCALE_SERIES.map((s, k) => Object.assign({k: k, name: s.capture + ' ' + s.field}, s))
         .filter(s => layers.some(l => firstTensor(l, s.capture)));
     const values = [];
+    let zeros = false;
     for (const l of layers)
       for (const s of series) {
         const t = firstTensor(l, s.capture);
         if (t) values.push(log2(t.stats[s.field]));
+        zeros = zeros || isZero(t, s.field);
       }
     const names = layers.map(layerName);
     const box = {left: 52, right: width - 12, top: 8, bottom: 268};
+    // A value of exactly 0 has no log: its marks go in a row of their own below the log axis and
+    // its bands, marked 0, and named in the legend.
+    const zeroRow = zeros ? {y: box.bottom - LINE_PX / 2, top: box.bottom - LINE_PX - 4} : null;
     const slot = (box.right - box.left) / Math.max(layers.length, 1);
     const xs = layers.map((l, i) => box.left + (i + 0.5) * slot);
     const xAxis = layerAxis(names, xs, slot, 150);
     const height = box.bottom + xAxis.height + 22;
     const f = this.figure('Scale per layer (log2)', 'scale-plot', width, height,
-                          scaleLegend(series, layers));
-    const axis = logAxis(values, -24, 16, box.top, box.bottom);
+                          scaleLegend(series, layers, zeros));
+    const axis = logAxis(values, -24, 16, box.top, zeroRow ? zeroRow.top - 6 : box.bottom);
+    axis.zero = zeroRow;
     const labels = bands(f.svg, axis, box);
     drawLogTicks(f.svg, axis, box);
+    if (zeroRow) drawZeroRow(f.svg, zeroRow, box);
     const r = Math.max(2, Math.min(3.5, slot * 0.4));
     for (const s of series) {
       const g = svg('g', {'data-series': s.name}, f.svg);
@@ -305,8 +312,14 @@
     this.brush(f.svg, box, xs);
   };
 
-  // One item per series; one more for the red marks when there are any.
-  function scaleLegend(series, layers) {
+  // The row of the values that are exactly 0: a dashed line above it and its tick, "0".
+  function drawZeroRow(g, row, box) {
+    svg('line', {class: 'zero-line', x1: box.left, x2: box.right, y1: row.top, y2: row.top}, g);
+    svg('text', {class: 'tick', x: box.left - 4, y: row.y + 4, 'text-anchor': 'end'}, g, '0');
+  }
+
+  // One item per series; one more for the red marks and one for the zeros when there are any.
+  function scaleLegend(series, layers, zeros) {
     const items = series.map(s => ({series: s.name, text: s.name,
                                     swatch: 's' + s.k + (s.shape === 'circle' ? ' round' : '')}));
     const bad = layers.some(l => series.some(function (s) {
@@ -314,8 +327,10 @@
       return t && isBad(t, s.field);
     }));
     if (bad)
-      items.push({series: 'non-finite', swatch: 'bad',
-                  text: 'NaN/Inf or undefined (top edge; 0 on the bottom edge)'});
+      items.push({series: 'non-finite', swatch: 'bad', text: 'NaN/Inf or undefined (top edge)'});
+    if (zeros)
+      items.push({series: 'zero', swatch: 'zero',
+                  text: 'exactly 0, e.g. a std of 0 (hollow, in the row marked 0, below the log axis)'});
     return items;
   }
 
@@ -323,13 +338,19 @@
     return t.stats.nan_count + t.stats.inf_count > 0 || t.stats[field] === null;
   }
 
+  // A statistic of exactly 0 (a constant tensor's std, a tensor of zeros' abs_max): no log.
+  function isZero(t, field) {
+    return !!t && !isBad(t, field) && t.stats[field] === 0;
+  }
+
   Run.prototype.scaleMark = function (g, s, layer, x, r, axis) {
     const t = firstTensor(layer, s.capture);
     if (!t) return;
     const value = t.stats[s.field], v = log2(value), bad = isBad(t, s.field);
-    const y = isFinite(v) ? axis.y(v) : axis.y(bad ? axis.hi : axis.lo);
-    const attrs = {class: 'mark s' + s.k + (bad ? ' bad' : ''), 'data-chart': 'scale',
-                   'data-series': s.name};
+    const zero = isZero(t, s.field);
+    const y = isFinite(v) ? axis.y(v) : zero ? axis.zero.y : axis.y(bad ? axis.hi : axis.lo);
+    const attrs = {class: 'mark s' + s.k + (bad ? ' bad' : zero ? ' zero' : ''),
+                   'data-chart': 'scale', 'data-series': s.name};
     if (s.shape === 'circle') Object.assign(attrs, {cx: x, cy: y, r: r});
     else Object.assign(attrs, {x: x - r + 0.5, y: y - r + 0.5, width: 2 * r - 1, height: 2 * r - 1});
     this.mark(s.shape === 'circle' ? 'circle' : 'rect', attrs, g, layer,

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "stats/stats_csv.h"
+#include "util/csv_path.h"
 #include "util/text.h"
 
 namespace modrec {
@@ -46,7 +47,7 @@ std::string stats_csv(const std::vector<RunLayer>& layers) {
     for (const auto& c : layer.captures)
       for (size_t i = 0; i < c.tensors.size(); ++i) {
         const RunTensor& t = c.tensors[i];
-        out << layer.ref.label << "," << csv_field(layer.ref.path) << ","
+        out << layer.ref.label << "," << csv_field(csv_path(layer.ref.path)) << ","
             << csv_field(layer.ref.type) << "," << layer.call << "," << c.name << "," << i << ","
             << csv_field(tensor_element(c.name, t.name, t.at, i, c.tensors.size())) << ","
             << shape_text(t.shape) << "," << t.dtype;

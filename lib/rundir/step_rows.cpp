@@ -8,6 +8,7 @@
 #include "stats/stats_csv.h"
 #include "util/error.h"
 #include "util/regular_file.h"
+#include "util/csv_path.h"
 #include "util/text.h"
 #include "util/json_text.h"
 
@@ -34,7 +35,7 @@ double real_of(const json& j) { return j.is_null() ? std::nan("") : j.get<double
 
 void write_csv(std::ostream& csv, const StepRow& r) {
   const RunTensor& t = r.tensor;
-  csv << r.step << "," << r.layer.label << "," << csv_field(r.layer.path) << ","
+  csv << r.step << "," << r.layer.label << "," << csv_field(csv_path(r.layer.path)) << ","
       << csv_field(r.layer.type) << "," << r.capture << "," << t.index << "," << csv_field(t.name)
       << "," << shape_text(t.shape) << "," << t.dtype;
   for (const auto& cell : stats_csv_cells(t.stats)) csv << "," << cell;

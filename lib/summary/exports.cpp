@@ -1,5 +1,6 @@
 #include "summary/exports.h"
 
+#include "util/csv_path.h"
 #include "util/text.h"
 
 #include "summary/cells.h"
@@ -112,7 +113,7 @@ std::vector<std::string> csv_row(const Summary& summary, size_t i, const ModuleT
   const LayerRow& row = summary.rows[i];
   const Module& m = tree.modules[row.module];
   return {row.label,
-          m.path,
+          csv_path(m.path),
           m.type,
           m.var_name,
           std::to_string(row.depth),

@@ -58,6 +58,7 @@ TEST_CASE("csv: header and one quoted line per shown row") {
   CHECK(csv.rfind("label,path,type,var_name,depth,idx,parent,is_recursive,", 0) == 0);
   CHECK(csv.find("\n2-1,seq.0,Linear,0,2,1,1-1,false,\"[1, 3]\",float32,\"[1, 2]\",float32,--,8,8,"
                  "True,8\n") != std::string::npos);
+  CHECK(csv.find(",(root),Net,") != std::string::npos);  // not an empty field: NaN to pandas
   SummaryOptions shallow;
   shallow.depth = 0;
   CHECK(format_csv(s.summary, s.tree, shallow).find("seq") == std::string::npos);

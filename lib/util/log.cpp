@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "util/progress.h"
 #include "util/text.h"
 
 namespace modrec::log {
@@ -46,7 +47,8 @@ bool said_before(const std::string& warning) {
 
 void setup(Level lowest, Format format) {
   line_format = format;
-  spdlog::set_default_logger(spdlog::stderr_color_mt("modrec"));
+  // Twice in a process: before the command line is parsed (its errors are log lines too) and after.
+  if (!spdlog::get("modrec")) spdlog::set_default_logger(spdlog::stderr_color_mt("modrec"));
   if (format == Format::json)
     spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%e","level":"%l","message":"%v"})");
   else
@@ -60,6 +62,7 @@ bool shown(Level level) { return spdlog::should_log(spdlog_level(level)); }
 // (LibTorch's warnings hold quotes), without the surrounding quotes the pattern writes.
 void write(Level level, const std::string& message) {
   if (level == Level::warn && said_before(message)) return;
+  progress::clear();
   if (line_format == Format::json) {
     const std::string quoted =
         nlohmann::json(message).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -14,7 +14,8 @@ namespace modrec::log {
 enum class Level { trace, debug, info, warn, error };
 enum class Format { text, json };
 
-// From main, once: the lowest level shown and the line format.
+// From main: the lowest level shown and the line format; called before the command line is parsed
+// (its errors are log lines too) and again after.
 void setup(Level lowest, Format format);
 bool shown(Level level);
 // Writes a line; a warning only the first time its text comes.

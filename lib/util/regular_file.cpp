@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
+
 #include "util/error.h"
 
 namespace modrec {
@@ -40,6 +42,13 @@ void require_file_output(const std::string& path) {
     throw Error(Exit::write_failed,
                 "the output path is " + kind + ", not a file modrec may replace", path,
                 "give the path of a file to write");
+}
+
+void require_new_file_output(const std::string& path, bool force) {
+  require_file_output(path);
+  if (!force && std::filesystem::exists(path))
+    throw Error(Exit::write_failed, "output file already exists", path,
+                "pass --force to replace it, or choose another --out");
 }
 
 }  // namespace modrec

@@ -19,4 +19,8 @@ void require_regular_file(const std::string& path, const std::string& what);
 // it exists and is no regular file.
 void require_file_output(const std::string& path);
 
+// require_file_output, and without `force` an existing file is refused too, Error(write_failed)
+// naming `path` and saying to pass --force, as an existing output directory is (atomic_dir.h).
+void require_new_file_output(const std::string& path, bool force);
+
 }  // namespace modrec
