@@ -294,7 +294,7 @@ class Outputs(unittest.TestCase):
         c = case("ConvBnRelu")
         _, err = run("summary", c.files["pt"], "--columns", "saved_bytes", code=2)
         self.assertIn("--input", err)
-        _, err = run("record", c.files["pt"], "--input", c.input, "--columns", "flops",
+        _, err = run("record", c.files["pt"], "--input", c.input, "--layers", "all", "--columns", "flops",
                      "--out", os.path.join(OUT, "bad"), code=2)
         self.assertIn("saved_bytes,peak_bytes", err)
 

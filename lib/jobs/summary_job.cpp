@@ -60,8 +60,8 @@ CallTrace traced_with_backward(Session& session, const std::vector<c10::IValue>&
   CallHooks& hooks = meter ? static_cast<CallHooks&>(*meter) : *observer;
   TraceCollector trace;
   {
-    const c10::IValue output = run_forward(*session.model, inputs, {true}, hooks, trace);
-    run_backward(output, BackwardOptions{});
+    c10::IValue output = run_forward(*session.model, inputs, {true}, hooks, trace);
+    run_backward(std::move(output), BackwardOptions{});
   }
   CallTrace out = trace.take();
   if (observer) observer->add_to(out);

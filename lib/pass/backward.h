@@ -18,8 +18,9 @@ struct BackwardOptions {
 // The first tensor (depth-first) of a model's output; Error(model_failed) when it has none.
 at::Tensor first_output(const c10::IValue& output);
 
-// The first output tensor (depth-first) must require grad; a seed must have its shape.
-void run_backward(const c10::IValue& output, const BackwardOptions& options);
+// The first output tensor (depth-first) must require grad; a seed must have its shape. Takes
+// `output` to let it go before the backward (pass it moved: what the caller holds stays alive).
+void run_backward(c10::IValue output, const BackwardOptions& options);
 
 // Reads --grad FILE: exactly one tensor.
 at::Tensor read_gradient_seed(const std::string& path);

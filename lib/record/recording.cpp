@@ -183,7 +183,7 @@ std::unique_ptr<Recording::Collected> Recording::run_pass(const std::vector<c10:
   if (backward_)
     backward_(output);
   else if (options_.backward)
-    run_backward(output, {options_.loss, seed_, options_.grad_file});
+    run_backward(std::move(output), {options_.loss, seed_, options_.grad_file});
   if (meter) meter->add_to(pass->trace.trace());
   throw_if_interrupted();
   return pass;
