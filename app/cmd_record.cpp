@@ -61,6 +61,9 @@ Command add_record(CLI::App& app, const bool& quiet) {
   add_tensorboard_flags(*cmd, job->tensorboard,
                         "batch by batch: each recorded capture's std, abs_max, mean, non-finite "
                         "count and histogram");
+  add_parsed_list(
+      *cmd, "--columns", r.columns, parse_column,
+      "saved_bytes,peak_bytes: each recorded layer's memory, measured (docs/memory.md)");
   add_enum_option(*cmd, "--format", job->format, record_format_names(),
                   "text or json (json prints the manifest to stdout)");
   return {cmd, [job, model, &quiet] {

@@ -29,8 +29,9 @@ Command add_summary(CLI::App& app) {
   add_number(*cmd, "--depth", s.depth, 0, 1000, "deepest nesting shown (default 3)");
   add_parsed_list(*cmd, "--columns", s.columns, parse_column,
                   "any of input_size,output_size,num_params,params_percent,kernel_size,mult_adds,"
-                  "trainable,flops (FLOPs of the executed operators: runs forward and a backward "
-                  "from the sum of the first output)");
+                  "trainable,flops,saved_bytes,peak_bytes (flops: FLOPs of the executed "
+                  "operators; saved_bytes, peak_bytes: memory measured, docs/memory.md; these run "
+                  "forward and a backward from the sum of the first output)");
   add_parsed_list(*cmd, "--row-settings", s.row_settings, parse_row_setting,
                   "any of depth,var_names,ascii_only,hide_recursive_layers (default depth)");
   add_number(*cmd, "--col-width", s.col_width, 1, 1000, "width of each column (default 25)");

@@ -4,14 +4,13 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
 
-#include <algorithm>
-#include <climits>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
 #include "flops/flop_formulas.h"
+#include "pass/node_owners.h"
 
 namespace modrec {
 namespace {
@@ -69,9 +68,8 @@ struct OpObserver::State {
   // What each RecordFunction still running on this thread is to the count, innermost last.
   enum class Frame { node, invisible, seen, counted };
 
-  std::vector<int> open;  // forward calls still running, innermost last
-  // From sequence number `first` on, the autograd nodes created belong to `second` (-1: none).
-  std::vector<std::pair<uint64_t, int>> node_owner;
+  std::vector<int> open;   // forward calls still running, innermost last
+  NodeOwners node_owners;  // the call whose forward made each autograd node
   std::vector<int> nodes;  // backward: the owning call of each node running, innermost last
   std::vector<Frame> frames;
   std::vector<std::vector<OpArg>> counted_args;  // of each counted operator running
@@ -84,7 +82,7 @@ struct OpObserver::State {
   void start(const at::RecordFunction& fn) {
     if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION) {
       frames.push_back(Frame::node);
-      nodes.push_back(owner(fn.seqNr()));
+      nodes.push_back(node_owners.owner(fn.seqNr()));
       return;
     }
     const OpKind kind = seen_depth > 0 ? OpKind::decomposes : kind_of(fn);
@@ -126,20 +124,12 @@ struct OpObserver::State {
       at_call(forward, open.back()) += *flops;
   }
 
-  int owner(int64_t sequence_nr) const {
-    if (sequence_nr < 0) return 0;  // AccumulateGrad and other nodes no forward op made
-    auto it = std::upper_bound(node_owner.begin(), node_owner.end(),
-                               std::make_pair(static_cast<uint64_t>(sequence_nr), INT_MAX));
-    if (it == node_owner.begin()) return 0;
-    return std::max(std::prev(it)->second, 0);
-  }
-
   static int64_t& at_call(std::vector<int64_t>& per_call, int call) {
     if (per_call.size() <= static_cast<size_t>(call)) per_call.resize(call + 1, 0);
     return per_call[call];
   }
 
-  void moved_to(int call) { node_owner.emplace_back(at::sequence_number::peek(), call); }
+  void moved_to(int call) { node_owners.moved_to(at::sequence_number::peek(), call); }
 };
 
 namespace {

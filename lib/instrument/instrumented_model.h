@@ -36,6 +36,9 @@ class InstrumentedModel {
   virtual std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const = 0;
   // Every parameter of the model, once each.
   virtual std::vector<at::Tensor> parameters() const = 0;
+  // Every tensor the model holds between passes (parameters, buffers, stored constants), once
+  // each: what a pass's memory figures leave out (memory/memory_meter.h).
+  virtual std::vector<at::Tensor> state_tensors() const { return parameters(); }
 
   // The calls forward makes, without shapes (summary without an input).
   virtual CallTrace static_trace() const = 0;

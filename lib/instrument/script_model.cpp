@@ -41,6 +41,13 @@ std::vector<at::Tensor> ScriptModel::parameters() const {
   return out;
 }
 
+std::vector<at::Tensor> ScriptModel::state_tensors() const {
+  std::vector<at::Tensor> out;
+  for (const at::Tensor& p : module_.parameters()) out.push_back(p);
+  for (const at::Tensor& b : module_.buffers()) out.push_back(b);
+  return out;
+}
+
 void ScriptModel::save(const std::string& out) {
   if (!as_loaded_) InstrumentedModel::save(out);
   save_trained_model(*as_loaded_, module_.is_training(), out);

@@ -25,6 +25,7 @@ class ScriptModel : public InstrumentedModel {
   void clear_gradients() override;
   std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const override;
   std::vector<at::Tensor> parameters() const override;
+  std::vector<at::Tensor> state_tensors() const override;
   // In static graph order (loop bodies once, both branches of an if).
   CallTrace static_trace() const override;
   void to(const at::Device& device) override;

@@ -22,6 +22,9 @@ void run_record_job(const RecordJob& job, std::ostream& out) {
   if (!job.inputs.given())
     throw Error(Exit::usage, "record needs an input", "--input",
                 "give --input FILE or --input-size SHAPE");
+  if (job.record.measures_memory() && job.model.device != Device::cpu)
+    throw Error(Exit::usage, "the memory columns measure on the CPU only", "--device",
+                "run it with --device cpu");
   const std::vector<FlagPath> read = paths_read(job.model, job.inputs, job.record);
   RunOutputs outputs(job.out, job.force, job.tensorboard, read);  // before any work
   InterruptGuard interrupts;

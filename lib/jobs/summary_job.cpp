@@ -1,10 +1,12 @@
 #include "jobs/summary_job.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "checkpoint/checkpoint_table.h"
 #include "edit/editing_hooks.h"
 #include "flops/op_observer.h"
+#include "memory/memory_meter.h"
 #include "jobs/session.h"
 #include "pass/backward.h"
 #include "pass/device_sync.h"
@@ -45,24 +47,34 @@ void write(const Summary& summary, const ModuleTree& tree, const Signature& sign
   }
 }
 
-// The flops column: forward with autograd on, then backward from the sum of the first output
-// (what FlopCounterMode's users run: `model(x).sum().backward()`), all under the observer. A
-// model whose output has no gradient (a PT2E int8 program) counts its forward alone.
-CallTrace traced_with_flops(Session& session, const std::vector<c10::IValue>& inputs,
-                            CallHooks* edits) {
-  OpObserver observer(edits);
+// The flops and memory columns: forward with autograd on, then backward from the sum of the
+// first output (what FlopCounterMode's users run: `model(x).sum().backward()`), all under the
+// observer and the meter that the columns ask for; a model whose output has no gradient (a PT2E
+// int8 program) counts its forward alone. The meter sees the observer's and --edit's
+// work as modrec's.
+CallTrace traced_with_backward(Session& session, const std::vector<c10::IValue>& inputs,
+                               CallHooks* edits, const SummaryOptions& options) {
+  std::optional<OpObserver> observer;
+  if (options.wants_flops()) observer.emplace(edits);
+  CallHooks* inner = observer ? &*observer : edits;
+  std::optional<MemoryMeter> meter;
+  if (options.wants_memory()) meter.emplace(session.model->state_tensors(), inner);
+  CallHooks& hooks = meter ? static_cast<CallHooks&>(*meter) : *observer;
   TraceCollector trace;
-  const c10::IValue output = run_forward(*session.model, inputs, {true}, observer, trace);
-  BackwardOptions backward;
-  backward.forward_only_hint = "leave the flops column out";
-  if (has_gradient(output))
-    run_backward(output, backward);
-  else
-    log::info(
-        "the model's first output does not require grad: the flops column counts the "
-        "forward pass only");
+  {
+    c10::IValue output = run_forward(*session.model, inputs, {true}, hooks, trace);
+    BackwardOptions backward;
+    backward.forward_only_hint = "leave the flops and memory columns out";
+    if (has_gradient(output))
+      run_backward(std::move(output), backward);
+    else
+      log::info(
+          "the model's first output does not require grad: the flops and memory columns count "
+          "the forward pass only");
+  }
   CallTrace out = trace.take();
-  observer.add_to(out);
+  if (observer) observer->add_to(out);
+  if (meter) meter->add_to(out);
   return out;
 }
 
@@ -70,8 +82,8 @@ CallTrace traced(Session& session, const std::vector<c10::IValue>& inputs, const
   CallEdits edits(job.edits, session.model->tree());
   EditingHooks hooks(edits);
   CallHooks* edit_hooks = edits.empty() ? nullptr : &hooks;
-  CallTrace trace = job.summary.wants_flops()
-                        ? traced_with_flops(session, inputs, edit_hooks)
+  CallTrace trace = job.summary.wants_flops() || job.summary.wants_memory()
+                        ? traced_with_backward(session, inputs, edit_hooks, job.summary)
                         : trace_forward(*session.model, inputs, {job.grad}, edit_hooks);
   edits.check_all_matched();
   return trace;
@@ -80,9 +92,12 @@ CallTrace traced(Session& session, const std::vector<c10::IValue>& inputs, const
 // The table needs shapes, not values: the weights stay unread (meta tensors) unless --edit
 // rewrites outputs with values of its own, or the flops column counts the operators a pass runs,
 // which are not all the same on the meta device: on the CPU an LSTM is one kernel, which
-// FlopCounterMode does not count, on the meta device matrix products, which it counts.
+// FlopCounterMode does not count, on the meta device matrix products, which it counts; or a
+// memory column measures what the pass allocates, which the meta device does not.
 Weights weights_for(const SummaryJob& job) {
-  return job.edits.specs.empty() && !job.summary.wants_flops() ? Weights::meta : Weights::read;
+  return job.edits.specs.empty() && !job.summary.wants_flops() && !job.summary.wants_memory()
+             ? Weights::meta
+             : Weights::read;
 }
 
 // The root was given no argument by position although it got inputs (a .pt2 of a model called
@@ -114,6 +129,17 @@ void summarize_checkpoint(const SummaryJob& job, const FileInfo& file, std::ostr
   out << format_checkpoint(checkpoint, summarize(checkpoint), job.summary, job.format);
 }
 
+// A column that measures the pass runs the model, and sees only modrec's thread: a CUDA backward
+// runs on the autograd engine's device threads.
+// `need`, `measure`: "the flops column needs", "the flops column counts".
+void check_measuring(const SummaryJob& job, const std::string& need, const std::string& measure) {
+  if (!job.inputs.given())
+    throw Error(Exit::usage, need + " an input to run the model on", "--columns",
+                "give --input FILE or --input-size SHAPE");
+  if (job.model.device != Device::cpu)
+    throw Error(Exit::usage, measure + " on the CPU only", "--device", "run it with --device cpu");
+}
+
 }  // namespace
 
 void run_summary_job(const SummaryJob& job, std::ostream& out) {
@@ -123,13 +149,10 @@ void run_summary_job(const SummaryJob& job, std::ostream& out) {
   if (!job.edits.specs.empty() && !job.inputs.given())
     throw Error(Exit::usage, "--edit needs an input to run the model on", "--edit",
                 "give --input FILE or --input-size SHAPE");
-  if (job.summary.wants_flops() && !job.inputs.given())
-    throw Error(Exit::usage, "the flops column needs an input to run the model on", "--columns",
-                "give --input FILE or --input-size SHAPE");
-  // A CUDA backward runs on the autograd engine's device threads, which the observer does not see.
-  if (job.summary.wants_flops() && job.model.device != Device::cpu)
-    throw Error(Exit::usage, "the flops column counts on the CPU only", "--device",
-                "run it with --device cpu");
+  if (job.summary.wants_flops())
+    check_measuring(job, "the flops column needs", "the flops column counts");
+  if (job.summary.wants_memory())
+    check_measuring(job, "the memory columns need", "the memory columns measure");
   Stopwatch clock;
   Session session = open_session(job.model, job.inputs, {}, weights_for(job), std::move(file));
   log::debug("timing: load ", log::seconds(clock.lap()), " s");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/call_memory.h"
 #include "model/module_tree.h"
 
 namespace modrec {
@@ -45,6 +46,7 @@ struct Call {
   // the structure of its result (`outputs` is its tensors, a tuple in the order they were made).
   bool keywords_untold = false;
   bool structure_untold = false;
+  CallMemory memory;  // when CallTrace::memory.measured
 };
 
 // Calls in the order they started (a forward pre-hook's order); calls[0] is the root's when
@@ -53,6 +55,7 @@ struct CallTrace {
   std::vector<Call> calls;
   bool ran = false;            // false: static structure only, no shapes
   bool flops_counted = false;  // the pass ran under the FLOP observer (flops/op_observer.h)
+  MemoryTotals memory;
   // Operators that ran without a FLOP formula (or with arguments it cannot read), by name.
   std::map<std::string, int64_t> unattributed_ops;
 };

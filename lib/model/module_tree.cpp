@@ -33,4 +33,9 @@ int ModuleTree::find(const std::string& path) const {
   return -1;
 }
 
+std::string call_name(const Module& module, const std::string& label) {
+  if (module.path.empty()) return module.type;
+  return label + " " + module.path + " (" + module.type + ")";
+}
+
 }  // namespace modrec

@@ -58,6 +58,10 @@ std::optional<Kernel> conv_kernel(const std::string& type, const Shape& weight);
 // calling a pooling function has no kernel_size for torchinfo to show) or an empty list.
 std::optional<Kernel> pool_kernel(const std::string& type, const Shape& kernel_size);
 
+// A call of `module` as modrec names one in messages and totals: "2-1 features.0 (Conv2d)" from
+// its torchinfo `label`; the root by its type alone.
+std::string call_name(const Module& module, const std::string& label);
+
 struct ModuleTree {
   std::vector<Module> modules;  // preorder, definition order; modules[0] is the root
 

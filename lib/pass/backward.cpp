@@ -35,11 +35,15 @@ Error backward_failed(const c10::Error& e, const std::string& forward_only) {
       eval_only ? "run it with --mode train or --device cpu, or " + forward_only : forward_only);
 }
 
-void backward_from(const at::Tensor& out, const BackwardOptions& options) {
+// The output is let go before the backward runs, as `model(x).sum().backward()` lets it go:
+// autograd frees what it saved of it once used (memory_meter.h measures that).
+void backward_from(at::Tensor out, const BackwardOptions& options) {
   try {
-    if (!options.seed.defined())
-      (options.loss == Loss::mean ? out.mean() : out.sum()).backward();
-    else
+    if (!options.seed.defined()) {
+      at::Tensor loss = options.loss == Loss::mean ? out.mean() : out.sum();
+      out.reset();
+      loss.backward();
+    } else
       out.backward(options.seed.to(out.dtype()));
   } catch (const c10::Error& e) {
     throw backward_failed(e, options.forward_only_hint);
@@ -48,8 +52,9 @@ void backward_from(const at::Tensor& out, const BackwardOptions& options) {
 
 }  // namespace
 
-void run_backward(const c10::IValue& output, const BackwardOptions& options) {
+void run_backward(c10::IValue output, const BackwardOptions& options) {
   at::Tensor out = first_output(output);
+  output = c10::IValue();
   if (!out.requires_grad())
     throw Error(Exit::model_failed, "the model's first output does not require grad", "backward",
                 options.forward_only_hint);
@@ -58,7 +63,7 @@ void run_backward(const c10::IValue& output, const BackwardOptions& options) {
                 "gradient shape " + c10::str(options.seed.sizes()) +
                     " differs from the first output's " + c10::str(out.sizes()),
                 options.seed_file, "save a gradient of the first output's shape");
-  backward_from(out, options);
+  backward_from(std::move(out), options);
 }
 
 at::Tensor read_gradient_seed(const std::string& path) {

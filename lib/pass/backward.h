@@ -26,9 +26,9 @@ at::Tensor first_output(const c10::IValue& output);
 // and an output without tensors have none.
 bool has_gradient(const c10::IValue& output);
 
-// The first output tensor (depth-first) must require grad (has_gradient); a seed must have its
-// shape.
-void run_backward(const c10::IValue& output, const BackwardOptions& options);
+// The first output tensor (depth-first) must require grad; a seed must have its shape. Takes
+// `output` to let it go before the backward (pass it moved: what the caller holds stays alive).
+void run_backward(c10::IValue output, const BackwardOptions& options);
 
 // Reads --grad FILE: exactly one tensor.
 at::Tensor read_gradient_seed(const std::string& path);

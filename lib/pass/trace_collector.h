@@ -14,6 +14,8 @@ class TraceCollector : public CallHooks {
   void untold_signature(int call, bool keywords, bool structure) override;
 
   const CallTrace& trace() const { return trace_; }
+  // The trace so far, for what measured the same pass to add its figures to (memory_meter.h).
+  CallTrace& trace() { return trace_; }
   CallTrace take() { return std::move(trace_); }
   // The innermost call still open (-1 when none): where a failing model was.
   int open_call() const { return open_.empty() ? -1 : open_.back(); }

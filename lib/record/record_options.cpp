@@ -34,6 +34,12 @@ void RecordOptions::validate() const {
   if (!targets_file.empty() && when.kind != When::Kind::target)
     throw Error(Exit::usage, "--targets is read only by --when target:K", "--targets",
                 "add --when target:K or drop --targets");
+  for (Column c : columns)
+    if (c != Column::saved_bytes && c != Column::peak_bytes)
+      throw Error(
+          Exit::usage,
+          "record measures the memory columns only, not '" + name_of(column_names(), c) + "'",
+          "--columns", "valid values are saved_bytes,peak_bytes (summary shows the others)");
   if (batch_size < 0)
     throw Error(Exit::usage, "batch size must be positive", "--batch-size", "use e.g. 8");
 }

@@ -4,12 +4,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "edit/edit_spec.h"
 #include "model/captures.h"
 #include "model/layer_match.h"
 #include "rundir/run_scope.h"
 #include "record/when.h"
+#include "summary/options.h"
 #include "pass/loss.h"
 #include "rundir/saved_tensors.h"
 #include "util/enum_names.h"
@@ -26,9 +28,13 @@ struct RecordOptions {
   SaveFormat save = SaveFormat::pt;
   int64_t batch_size = 0;  // 0: the whole input at once
   Reduce reduce = Reduce::none;
-  EditOptions edits;         // --edit
-  When when;                 // --when
-  std::string targets_file;  // --targets: a label per sample, for --when target:K
+  EditOptions edits;            // --edit
+  When when;                    // --when
+  std::string targets_file;     // --targets: a label per sample, for --when target:K
+  std::vector<Column> columns;  // --columns: the memory columns (saved_bytes, peak_bytes)
+
+  // A memory column is asked for: each pass runs under the memory meter (memory/memory_meter.h).
+  bool measures_memory() const { return !columns.empty(); }
 
   // The captures to record. Throws Error(usage) for gradients without backward.
   CaptureSet resolved_captures() const;

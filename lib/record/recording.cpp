@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "memory/memory_meter.h"
 #include "pass/backward.h"
 #include "record/collect/batch_file.h"
 #include "record/collect/call_selection.h"
@@ -90,6 +91,7 @@ void Recording::record_batch(const InputBatch& batch, int64_t number, Stopwatch&
       write_batch_events(*events_, number, pass->recorder->captured(), pass->calls(), model_.tree(),
                          captures_);
     layers_.merge(pass->recorder->captured(), pass->calls());
+    if (options_.measures_memory()) merge_memory(*pass);
     layers_.add_param_grads(model_, pass->blocked_params);
     kept_.push_back(number);
     last = std::move(pass);
@@ -116,6 +118,18 @@ bool Recording::keeps(const Collected& pass, int64_t number) {
               first_nonfinite_->path, " (", capture_name(found->capture), ")");
   }
   return true;
+}
+
+void Recording::merge_memory(const Collected& pass) {
+  const CallTrace& trace = pass.trace.trace();
+  auto named = [&](int call) {
+    if (call < 0) return std::string();
+    return call_name(model_.tree().modules[trace.calls[call].module],
+                     pass.selection.labels()[call]);
+  };
+  const MeasuredMemory measured{trace.memory, named(trace.memory.forward_peak_call),
+                                named(trace.memory.backward_peak_call)};
+  memory_ = memory_ ? largest(*memory_, measured) : measured;
 }
 
 void Recording::merge_params(const Collected& any) {
@@ -152,7 +166,11 @@ std::unique_ptr<Recording::Collected> Recording::run_pass(const std::vector<c10:
   std::optional<NoDerivativeOps> no_derivative;
   if (backward && (captures_.grad_output || captures_.grad_input || captures_.param_grad))
     no_derivative.emplace();
-  c10::IValue output = run_forward(model_, batch, {true}, *pass->recorder, pass->trace);
+  // The meter (--columns saved_bytes,peak_bytes) sees the recorder's work as modrec's.
+  std::optional<MemoryMeter> meter;
+  if (options_.measures_memory()) meter.emplace(model_.state_tensors(), pass->recorder.get());
+  CallHooks& hooks = meter ? static_cast<CallHooks&>(*meter) : *pass->recorder;
+  c10::IValue output = run_forward(model_, batch, {true}, hooks, pass->trace);
   throw_if_interrupted();  // a long pass ends in the next phase otherwise; never inside hooks
   if (!validated_ && !backward_ && options_.backward && !has_gradient(output)) {
     // Known after the first forward only: that pass is run again with the captures it can have.
@@ -173,7 +191,8 @@ std::unique_ptr<Recording::Collected> Recording::run_pass(const std::vector<c10:
   if (backward_)
     backward_(output);
   else if (options_.backward)
-    run_backward(output, {options_.loss, seed_, options_.grad_file});
+    run_backward(std::move(output), {options_.loss, seed_, options_.grad_file});
+  if (meter) meter->add_to(pass->trace.trace());
   throw_if_interrupted();
   return pass;
 }
@@ -240,8 +259,8 @@ std::string Recording::write(const ModelOptions& model, const InputOptions& inpu
   if (kept_.empty() && options_.when.kind != When::Kind::always)
     log::warn("--when ", options_.when.text, " kept no batch: nothing was recorded");
   warn_no_gradient(layers);
-  return write_run_manifest(
-      dir_, record_manifest({model, inputs, batches, options_, kept_, first_nonfinite_, layers}));
+  return write_run_manifest(dir_, record_manifest({model, inputs, batches, options_, kept_,
+                                                   first_nonfinite_, layers, memory_}));
 }
 
 }  // namespace modrec

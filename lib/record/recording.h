@@ -72,6 +72,8 @@ class Recording {
   // --when nonfinite: whether the pass saw a NaN or ±Inf; the first one is reported.
   bool keeps(const Collected& pass, int64_t number);
   void merge_params(const Collected& any);
+  // --columns saved_bytes,peak_bytes: a kept pass's totals into the run's (the largest).
+  void merge_memory(const Collected& pass);
 
   InstrumentedModel& model_;
   RecordOptions options_;  // backward turned off by record_forward_only
@@ -83,6 +85,7 @@ class Recording {
   bool validated_ = false;
   std::vector<int64_t> kept_;  // the numbers of the batches recorded
   std::optional<FirstNonFinite> first_nonfinite_;
+  std::optional<MeasuredMemory> memory_;  // --columns saved_bytes,peak_bytes
   AccumulatedLayers layers_;
   CallEdits edits_;
   EventFile* events_ = nullptr;

@@ -35,6 +35,7 @@ RunLayer read_layer(const json& j) {
                j.at("type").get<std::string>()};
   layer.call = j.value("call", 1);
   layer.returned = j.value("returned", -1);
+  if (j.contains("memory")) layer.memory = call_memory_from_json(j.at("memory"), "stats.json");
   const json refused = j.value("no_gradient", json::object());
   for (const auto& [name, tensors] : j.at("captures").items()) {
     RunCapture capture{name, {}, {}, read_no_gradient(refused.value(name, json::array()))};

@@ -2,11 +2,13 @@
 // when the manifest is there. Format: docs/run-dir.md.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "model/call_memory.h"
 #include "model/captures.h"
 #include "model/layer_match.h"
 #include "stats/running_stats.h"
@@ -44,6 +46,7 @@ struct RunLayer {
   // modrec wrote it.
   int returned = -1;
   std::vector<RunCapture> captures;
+  std::optional<CallMemory> memory;  // recorded with --columns saved_bytes,peak_bytes
 
   const RunCapture* capture(const std::string& name) const;
 };

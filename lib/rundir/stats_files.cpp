@@ -1,5 +1,6 @@
 #include "rundir/stats_files.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "stats/stats_csv.h"
@@ -34,14 +35,31 @@ nlohmann::json stats_json(const std::vector<RunLayer>& layers) {
                              {"returned", layer.returned},
                              {"captures", std::move(captures)}});
     if (!refused.empty()) out["layers"].back()["no_gradient"] = std::move(refused);
+    if (layer.memory) out["layers"].back()["memory"] = *layer.memory;
   }
   return out;
 }
 
+namespace {
+// Recorded with --columns saved_bytes,peak_bytes: stats.csv's rows end in their layer's figures.
+bool has_memory(const std::vector<RunLayer>& layers) {
+  return std::any_of(layers.begin(), layers.end(), [](const RunLayer& l) { return l.memory; });
+}
+
+std::string memory_cells(const std::optional<CallMemory>& m) {
+  if (!m) return ",,,";
+  return "," + std::to_string(m->saved_bytes) + "," + std::to_string(m->peak_forward_bytes) + "," +
+         std::to_string(m->peak_backward_bytes);
+}
+
+}  // namespace
+
 std::string stats_csv(const std::vector<RunLayer>& layers) {
+  const bool memory = has_memory(layers);
   std::ostringstream out;
   out << "label,path,type,call,capture,tensor,element,shape,dtype";
   for (const auto& h : stats_csv_header()) out << "," << h;
+  if (memory) out << ",saved_bytes,peak_forward_bytes,peak_backward_bytes";
   out << "\n";
   for (const auto& layer : layers)
     for (const auto& c : layer.captures)
@@ -52,6 +70,7 @@ std::string stats_csv(const std::vector<RunLayer>& layers) {
             << csv_field(tensor_element(c.name, t.name, t.at, i, c.tensors.size())) << ","
             << shape_text(t.shape) << "," << t.dtype;
         for (const auto& cell : stats_csv_cells(t.stats)) out << "," << cell;
+        if (memory) out << memory_cells(layer.memory);
         out << "\n";
       }
   return out.str();

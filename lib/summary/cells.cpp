@@ -94,6 +94,11 @@ std::string cell(const Summary& summary, size_t index, Column column,
     // Every executed row: the forward FLOPs of its whole call, as FlopCounterMode counts a module.
     case Column::flops:
       return row.executed ? text::with_commas(row.flops_forward) : kEmpty;
+    // Every executed row: bytes, its nested calls included (a container holds its children's).
+    case Column::saved_bytes:
+      return row.executed ? text::with_commas(row.memory.saved_bytes) : kEmpty;
+    case Column::peak_bytes:
+      return row.executed ? text::with_commas(row.memory.peak_forward_bytes) : kEmpty;
   }
   return "";
 }

@@ -67,6 +67,7 @@ json row_json(const Summary& summary, const LayerRow& row, const ModuleTree& tre
     out["flops_forward"] = row.flops_forward;
     out["flops_backward"] = row.flops_backward;
   }
+  if (summary.memory.totals.measured) out["memory"] = row.memory;
   return out;
 }
 
@@ -81,6 +82,7 @@ json totals_json(const Summary& summary) {
   out["forward_backward_bytes"] = t.output_bytes;
   out["param_bytes"] = t.param_bytes;
   out["total_bytes"] = summary.input_bytes + t.output_bytes + t.param_bytes;
+  if (summary.memory.totals.measured) out["memory"] = summary.memory;
   if (!summary.has_flops) return out;
   out["flops_forward"] = t.flops_forward;
   out["flops_backward"] = t.flops_backward;
@@ -151,7 +153,9 @@ std::string md_rule(size_t n) {
 
 std::string md_totals(const Summary& summary) {
   std::string out = md_line({"Total", "Value"}) + md_rule(2);
-  for (const std::string& line : totals_lines(summary)) {
+  std::vector<std::string> lines = totals_lines(summary);
+  for (const std::string& line : memory_lines(summary)) lines.push_back(line);
+  for (const std::string& line : lines) {
     const size_t colon = line.rfind(": ");
     out += md_line({line.substr(0, colon), line.substr(colon + 2)});
   }
@@ -169,6 +173,8 @@ std::string format_csv(const Summary& summary, const ModuleTree& tree,
                        const SummaryOptions& options) {
   std::vector<std::string> header = kCsvHeader;
   if (summary.has_flops) header.insert(header.end(), {"flops_forward", "flops_backward"});
+  if (summary.memory.totals.measured)
+    header.insert(header.end(), {"saved_bytes", "peak_forward_bytes", "peak_backward_bytes"});
   std::string out = csv_line(header);
   for (size_t i = 0; i < summary.rows.size(); ++i) {
     if (!row_visible(summary.rows[i], options)) continue;
@@ -176,6 +182,12 @@ std::string format_csv(const Summary& summary, const ModuleTree& tree,
     if (summary.has_flops)
       fields.insert(fields.end(), {std::to_string(summary.rows[i].flops_forward),
                                    std::to_string(summary.rows[i].flops_backward)});
+    if (summary.memory.totals.measured) {
+      const CallMemory& m = summary.rows[i].memory;
+      fields.insert(fields.end(),
+                    {std::to_string(m.saved_bytes), std::to_string(m.peak_forward_bytes),
+                     std::to_string(m.peak_backward_bytes)});
+    }
     out += csv_line(fields);
   }
   return out;

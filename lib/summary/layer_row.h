@@ -38,7 +38,8 @@ struct LayerRow {
   // per-module figure), in the forward and in the backward of what its forward created.
   int64_t flops_forward = 0;
   int64_t flops_backward = 0;
-  ValueMeta inputs;  // empty unless executed
+  CallMemory memory;  // its call's, measured (when Summary::memory.totals.measured)
+  ValueMeta inputs;   // empty unless executed
   ValueMeta outputs;
   int64_t output_bytes = 0;  // bytes of outputs.size
   std::optional<Kernel> kernel;

@@ -27,7 +27,8 @@ const EnumNames<Column>& column_names() {
       {"kernel_size", Column::kernel_size},       {"input_size", Column::input_size},
       {"output_size", Column::output_size},       {"num_params", Column::num_params},
       {"params_percent", Column::params_percent}, {"mult_adds", Column::mult_adds},
-      {"trainable", Column::trainable},           {"flops", Column::flops}};
+      {"trainable", Column::trainable},           {"flops", Column::flops},
+      {"saved_bytes", Column::saved_bytes},       {"peak_bytes", Column::peak_bytes}};
   return names;
 }
 
@@ -46,6 +47,11 @@ bool SummaryOptions::has(RowSetting setting) const {
 
 bool SummaryOptions::wants_flops() const {
   return std::find(columns.begin(), columns.end(), Column::flops) != columns.end();
+}
+
+bool SummaryOptions::wants_memory() const {
+  return std::any_of(columns.begin(), columns.end(),
+                     [](Column c) { return c == Column::saved_bytes || c == Column::peak_bytes; });
 }
 
 Column parse_column(const std::string& name) {
@@ -90,6 +96,10 @@ std::string column_title(Column column) {
       return "Trainable";
     case Column::flops:
       return "FLOPs";
+    case Column::saved_bytes:
+      return "Saved for Backward";
+    case Column::peak_bytes:
+      return "Peak Memory";
   }
   return "";
 }

@@ -17,7 +17,9 @@ enum class Column {
   params_percent,
   mult_adds,
   trainable,
-  flops
+  flops,
+  saved_bytes,  // measured: bytes autograd saved for the backward in the call's forward
+  peak_bytes    // measured: the peak of allocated bytes in the call's forward
 };
 const EnumNames<Column>& column_names();
 // torchinfo's row_settings.
@@ -34,6 +36,9 @@ struct SummaryOptions {
   bool has(RowSetting setting) const;
   // The flops column is asked for: the pass runs forward and backward under the FLOP observer.
   bool wants_flops() const;
+  // A memory column is asked for: the pass runs forward and backward under the memory meter
+  // (memory/memory_meter.h).
+  bool wants_memory() const;
 };
 
 // The value a name stands for; Error(usage) naming --columns or --row-settings and listing the

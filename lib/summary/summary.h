@@ -19,6 +19,9 @@ struct Summary {
   bool has_input = false;   // the model ran: shapes, mult-adds and sizes are known
   int64_t input_bytes = 0;  // all input tensors
   bool has_flops = false;   // FLOPs were counted (the flops column)
+  // Measured when a memory column was asked (CallTrace::memory), its peaks' calls named by
+  // their rows' labels.
+  MeasuredMemory memory;
   std::map<std::string, int64_t> unattributed_ops;  // CallTrace::unattributed_ops
 };
 

@@ -113,6 +113,17 @@ std::vector<std::string> totals_lines(const Summary& summary) {
   return lines;
 }
 
+std::vector<std::string> memory_lines(const Summary& summary) {
+  const MemoryTotals& m = summary.memory.totals;
+  if (!m.measured) return {};
+  const std::string& backward_at = summary.memory.backward_peak_at;
+  return {"Measured forward peak (MB): " + megabytes(m.peak_forward_bytes),
+          "Measured forward/backward peak (MB): " + megabytes(m.peak_bytes),
+          "Saved for backward (MB): " + megabytes(m.saved_bytes),
+          "Forward peak in: " + summary.memory.forward_peak_at,
+          "Backward peak in: " + (backward_at.empty() ? std::string("--") : backward_at)};
+}
+
 std::string format_table(const Summary& summary, const ModuleTree& tree,
                          const SummaryOptions& options) {
   Layout layout{effective_columns(options, summary.has_input), name_width(summary, tree, options),
@@ -126,7 +137,10 @@ std::string format_table(const Summary& summary, const ModuleTree& tree,
     out += lines[i] + "\n";
     if (i == (summary.has_flops ? 5 : 3)) out += divider;  // between the mult-adds and the sizes
   }
-  return out + divider;
+  out += divider;
+  const std::vector<std::string> measured = memory_lines(summary);
+  for (const std::string& line : measured) out += line + "\n";
+  return measured.empty() ? out : out + divider;
 }
 
 }  // namespace modrec

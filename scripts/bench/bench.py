@@ -61,6 +61,11 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      place; small images, so the notes weigh the most). Whole process, wall and CPU, and the load
      phase; round-robin; ratio = median of the rounds' ratios, spread = their min-max. Target
      (issue 48): reading the notes costs at most 5% of the record.
+ 13. memory measured (also alone with --only memory): `record --layers all --save none
+     --columns saved_bytes,peak_bytes` against the same record without the columns, resnet18,
+     MEMORY_BATCHES batches of 8 at 224x224 per process; first pass: batch 1, steady: the median
+     of batches 2.. (pass + store, disk apart). Round-robin; ratio = median of the rounds' ratios,
+     spread = their min-max. Target (issue 58): <= 1.10x.
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input, thread count and device (--device cuda: model, input and
 statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
@@ -83,6 +88,7 @@ import torch
 SUMMARY_TARGET = 1.3
 NOTES_TARGET = 1.05  # a record of an archive with notes against the same without, whole process
 LLM_TARGET = 1.10  # record --layers all of the Llama-shaped .pt2 against ep.module(), steady
+MEMORY_TARGET = 1.10  # record --layers all with the memory columns against without
 RSS_TARGET = 1.1
 TIMING = re.compile(r"timing: (.+?) ([0-9.]+) s$")
 # section 9's record cases, run on the .pt2 and on the TorchScript file alike
@@ -392,6 +398,26 @@ class Bench:
                                    "ratio": median(ratios), "spread": [min(ratios), max(ratios)]}
         return out
 
+    # 13. memory measured ------------------------------------------------------------------
+    MEMORY_BATCHES = 5
+
+    def memory(self):
+        model = self.model("resnet18")
+        inp = self.input_file((self.MEMORY_BATCHES * self.STEADY_BATCH, 3, 224, 224))
+        plain = EXPORT_CASES["all_layers_stats"]
+        cases = {"without": plain, "with": [*plain, "--columns", "saved_bytes,peak_bytes"]}
+        rounds = [{case: self.record_batches(model, inp, extra, batches=self.MEMORY_BATCHES)
+                   for case, extra in cases.items()} for _ in range(self.args.record_runs)]
+        out = {"model": "resnet18", "batches": self.MEMORY_BATCHES,
+               "batch_size": self.STEADY_BATCH, "runs": self.args.record_runs,
+               "target": MEMORY_TARGET}
+        for name, at in (("first", lambda t: t[0]), ("steady", lambda t: median(t[1:]))):
+            ratios = [at(r["with"]) / at(r["without"]) for r in rounds]
+            out[name] = {"with_s": median([at(r["with"]) for r in rounds]),
+                         "without_s": median([at(r["without"]) for r in rounds]),
+                         "ratio": median(ratios), "spread": [min(ratios), max(ratios)]}
+        return out
+
     # 10. a Llama-shaped torch.export archive -----------------------------------------------
     LLM_TOKENS, LLM_BATCHES = 128, 6
 
@@ -636,6 +662,8 @@ def report(res):
         return report_llm(res["llm"])
     if "notes" in res and "record" not in res:
         return report_notes(res["notes"])
+    if "memory" in res and "record" not in res:
+        return report_memory(res["memory"])
     if "steady" in res and "record" not in res:
         return report_steady(res["steady"])
     if "rss" in res and "record" not in res:
@@ -680,6 +708,7 @@ def report(res):
     report_pt2(res["pt2"])
     report_llm(res["llm"])
     report_notes(res["notes"])
+    report_memory(res["memory"])
 
 
 def report_flops(f):
@@ -744,6 +773,17 @@ def report_pt2(x):
                   f"{ts['spread'][1]:.2f})")
 
 
+def report_memory(x):
+    print(f"\n13. memory measured: record resnet18 --layers all --save none with --columns "
+          f"saved_bytes,peak_bytes against without ({x['batches']} batches of {x['batch_size']} "
+          f"at 224x224 per process; median of {x['runs']} rounds, spread min-max)")
+    for name in ("first", "steady"):
+        c = x[name]
+        print(f"  {name:6s} with {c['with_s']:.3f} s, without {c['without_s']:.3f} s: "
+              f"{c['ratio']:.3f}x (spread {c['spread'][0]:.3f}-{c['spread'][1]:.3f}; target <= "
+              f"{x['target']}: {mark(c['ratio'] <= x['target'])})")
+
+
 def report_notes(x):
     print(f"\n12. the notes' cost: record --layers all --save none of a modrec.export archive "
           f"against the plain archive of the same model ({x['batches']} batches of "
@@ -791,7 +831,7 @@ def main():
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady", "pt2", "llm",
-                                       "notes", "big"], help="run this section alone")
+                                       "notes", "big", "memory"], help="run this section alone")
     ap.add_argument("--stream-gb", type=float, default=8.0,
                     help="size of the large .npy of the streaming section")
     args = ap.parse_args()
@@ -812,6 +852,8 @@ def main():
         res = {"environment": bench.environment(), "llm": bench.llm()}
     elif args.only == "notes":
         res = {"environment": bench.environment(), "notes": bench.notes()}
+    elif args.only == "memory":
+        res = {"environment": bench.environment(), "memory": bench.memory()}
     elif args.only == "big":
         import big_summary
         rows = big_summary.measure(argparse.Namespace(
@@ -830,7 +872,7 @@ def main():
                "record": bench.record(), "rss": bench.peak_rss(),
                "stats_kernel": bench.stats_kernel(), "flops": bench.flops(),
                "watch": bench.watch(), "steady": bench.steady(), "pt2": bench.pt2(),
-               "llm": bench.llm(), "notes": bench.notes()}
+               "llm": bench.llm(), "notes": bench.notes(), "memory": bench.memory()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")

@@ -63,6 +63,12 @@ std::vector<at::Tensor> ExportedModel::parameters() const {
   return out;
 }
 
+std::vector<at::Tensor> ExportedModel::state_tensors() const {
+  std::vector<at::Tensor> out;
+  for (const auto& [fqn, stored] : archive_.state) out.push_back(stored.value);
+  return out;
+}
+
 void ExportedModel::to(const at::Device& device) {
   std::map<const c10::TensorImpl*, at::Tensor> moved;  // tied weights stay one tensor
   for (auto& [fqn, stored] : archive_.state) {

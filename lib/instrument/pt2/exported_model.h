@@ -18,6 +18,7 @@ class ExportedModel : public InstrumentedModel {
   void clear_gradients() override;
   std::vector<std::pair<std::string, at::Tensor>> own_parameters(int module) const override;
   std::vector<at::Tensor> parameters() const override;
+  std::vector<at::Tensor> state_tensors() const override;
   // Every module once, in named_modules() order: what torchinfo lists without an input.
   CallTrace static_trace() const override { return call_per_module(tree_); }
   void to(const at::Device& device) override;

@@ -36,6 +36,10 @@ void AccumulatedLayers::merge(std::deque<CapturedCall>& captured, const PassCall
     LayerRecording& layer = layer_for(calls.labels[c.call], c.module, calls.numbers[c.call],
                                       calls.trace.calls[c.call].traced_away);
     if (layer.returned < 0) layer.returned = returned[c.call];  // the first pass's order
+    if (calls.trace.memory.measured) {
+      const CallMemory& m = calls.trace.calls[c.call].memory;
+      layer.memory = layer.memory ? largest(*layer.memory, m) : m;
+    }
     for (Capture capture : captures_.list())
       if (!is_module_capture(capture)) layer.sink(capture).add(captured_value(c, capture));
   }

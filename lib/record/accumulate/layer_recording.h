@@ -1,9 +1,11 @@
 // One recorded layer call (a label) with its captures, accumulated over every batch.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "record/accumulate/capture_sink.h"
+#include "model/call_memory.h"
 #include "model/captures.h"
 
 namespace modrec {
@@ -27,6 +29,8 @@ struct LayerRecording {
   // Position among the pass's calls in the order they returned (innermost first), for diff to
   // find where two runs part; -1 until known.
   int returned = -1;
+  // With --columns saved_bytes,peak_bytes: its call's memory, the largest over the kept batches.
+  std::optional<CallMemory> memory;
 
   CaptureSink& sink(Capture capture);
 };

@@ -5,6 +5,8 @@
 #include <torch/csrc/autograd/function_hook.h>
 #include <torch/csrc/autograd/variable.h>
 
+#include "memory/own_work.h"
+
 namespace modrec {
 namespace {
 
@@ -16,6 +18,7 @@ class SlotPreHook : public torch::autograd::FunctionPreHook {
   SlotPreHook(uint32_t slot, GradientCallback callback)
       : slot_(slot), callback_(std::move(callback)) {}
   torch::autograd::variable_list operator()(const torch::autograd::variable_list& grads) override {
+    OwnWork own;  // what the callback keeps is modrec's, not the model's (memory_meter.h)
     if (slot_ < grads.size() && grads[slot_].defined()) callback_(grads[slot_]);
     return grads;
   }
@@ -31,7 +34,10 @@ GradientEdge on_gradient(const at::Tensor& t, GradientCallback callback) {
   if (const auto& node = t.grad_fn()) {
     node->add_pre_hook(std::make_unique<SlotPreHook>(t.output_nr(), std::move(callback)));
   } else {
-    t.register_hook([cb = std::move(callback)](const at::Tensor& grad) { cb(grad); });
+    t.register_hook([cb = std::move(callback)](const at::Tensor& grad) {
+      OwnWork own;
+      cb(grad);
+    });
   }
   return gradient_edge(t);
 }

@@ -41,6 +41,12 @@ nlohmann::json nonfinite_json(const std::optional<FirstNonFinite>& first) {
           {"capture", capture_name(first->capture)}};
 }
 
+nlohmann::json columns_json(const std::vector<Column>& columns) {
+  nlohmann::json out = nlohmann::json::array();
+  for (Column c : columns) out.push_back(name_of(column_names(), c));
+  return out;
+}
+
 nlohmann::json options_json(const RecordManifest& run) {
   const RecordOptions& o = run.options;
   nlohmann::json captures = nlohmann::json::array();
@@ -56,6 +62,7 @@ nlohmann::json options_json(const RecordManifest& run) {
           {"edits", edits_json(o.edits)},
           {"when", or_null(o.when.kind != When::Kind::always, o.when.text)},
           {"targets_file", or_null(!o.targets_file.empty(), o.targets_file)},
+          {"columns", columns_json(o.columns)},
           {"mode", name_of(mode_names(), run.model.mode)}};
 }
 
@@ -89,6 +96,7 @@ nlohmann::json layers_json(const std::vector<LayerRecording>& layers) {
                    {"returned", layer.returned},
                    {"captures", captures_json(layer)}});
     if (layer.traced_away) out.back()["traced_away"] = true;
+    if (layer.memory) out.back()["memory"] = *layer.memory;
   }
   return out;
 }
@@ -108,6 +116,7 @@ RunManifest record_manifest(const RecordManifest& run) {
                           {"total_samples", or_null(run.batches_run.total_samples() >= 0,
                                                     run.batches_run.total_samples())},
                           {"layers", layers_json(run.layers)}});
+  if (run.memory) manifest.fields["memory"] = *run.memory;
   return manifest;
 }
 

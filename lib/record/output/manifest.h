@@ -22,6 +22,7 @@ struct RecordManifest {
   const std::vector<int64_t>& batches;  // the numbers of the batches recorded (--when)
   const std::optional<FirstNonFinite>& first_nonfinite;  // --when nonfinite
   const std::vector<LayerRecording>& layers;             // their files written (write_tensor_files)
+  const std::optional<MeasuredMemory>& memory;           // --columns saved_bytes,peak_bytes
 };
 
 // A recording's manifest (RunKind::recording).

@@ -10,7 +10,7 @@ namespace {
 std::vector<RunLayer> recorded_stats(const std::vector<LayerRecording>& layers) {
   std::vector<RunLayer> out;
   for (const auto& layer : layers) {
-    RunLayer r{{layer.label, layer.path, layer.type}, layer.call, layer.returned, {}};
+    RunLayer r{{layer.label, layer.path, layer.type}, layer.call, layer.returned, {}, layer.memory};
     for (const auto& c : layer.captures) {
       RunCapture capture{capture_name(c.capture), {}, {}, c.sink.no_gradient()};
       for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
