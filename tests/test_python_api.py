@@ -370,6 +370,40 @@ class Verdicts(unittest.TestCase):
                               r"package \(.*\): install the modrec wheel, or set MODREC_BIN")
 
 
+class Pictures(unittest.TestCase):
+    """modrec.graph and modrec.report: the calls of the eager model's modules, the run's page."""
+
+    def test_graph_names_the_eager_models_calls_with_their_output_sizes(self):
+        model = eager_model()
+        x = torch.load(INPUT)
+        sizes = {}
+        for name, module in model.named_modules():
+            if name:
+                module.register_forward_hook(
+                    lambda m, i, o, name=name: sizes.setdefault(name, list(o.shape)))
+        model(x)
+        graph = modrec.graph(MODEL, INPUT, depth=99)
+        calls = {n["path"]: n for n in graph["nodes"] if n["kind"] == "call"}
+        self.assertEqual(set(calls), set(sizes))
+        for path, size in sizes.items():
+            self.assertEqual(calls[path]["output_size"], size, path)
+        self.assertIn("digraph", modrec.graph(MODEL, format="dot"))
+
+    def test_report_returns_the_page_and_refuses_an_existing_file(self):
+        work = tempfile.mkdtemp(prefix="python-api-report-")
+        self.addCleanup(shutil.rmtree, work, ignore_errors=True)
+        recorded = modrec.record(MODEL, INPUT, out=os.path.join(work, "run"), save="none")
+        page = modrec.report(recorded)
+        self.assertIn("<html", page)
+        self.assertIn("features.0", page)
+        out = os.path.join(work, "report.html")
+        self.assertEqual(modrec.report(recorded, out), page)
+        with self.assertRaises(modrec.OutputError):
+            modrec.report(recorded, out)
+        self.assertEqual(modrec.report(recorded, out, force=True), page)
+        self.assertEqual(sorted(os.listdir(work)), ["report.html", "run"])
+
+
 class ExampleNotebook(unittest.TestCase):
     def test_runs_in_a_jupyter_kernel(self):
         import nbclient

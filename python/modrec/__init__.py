@@ -4,7 +4,7 @@ The package holds the C++ binary (`modrec/bin/modrec`, built against one torch m
 the `modrec` command that runs it (`modrec.__main__`), `modrec.export` (torch.export.export and
 save with the notes modrec reads beside the archive, docs/export-notes.md), and the Python API
 over the binary (docs/python.md): `summary`, `record`, `Run`, `diff`, `check`, `watch`, `merge`,
-which run `modrec … --format json` and read run directories. Importing modrec imports neither
+`graph` and `report`, which run `modrec … --format json` and read run directories. Importing modrec imports neither
 torch nor pandas (the `modrec` command stays fast): each is imported where it is needed.
 """
 from __future__ import annotations
@@ -22,6 +22,7 @@ _API = {
     "record": "_record", "watch": "_record", "merge": "_record",
     "Run": "_run", "Layer": "_run",
     "diff": "_verdicts", "Diff": "_verdicts", "check": "_verdicts", "Check": "_verdicts",
+    "graph": "_views", "report": "_views",
     "ModrecError": "_errors", "UsageError": "_errors", "FileError": "_errors",
     "ModelError": "_errors", "OutputError": "_errors", "InstallError": "_errors",
     "InternalError": "_errors", "Interrupted": "_errors", "ModrecWarning": "_errors",
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from ._run import Layer, Run
     from ._summary import Row, Summary, summary
     from ._verdicts import Check, Diff, check, diff
+    from ._views import graph, report
 
 
 def __getattr__(name: str) -> Any:
