@@ -1,14 +1,11 @@
 #include "instrument/executorch/executorch_program.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <optional>
 
 #include "instrument/executorch/etrecord_calls.h"
-#include "instrument/executorch/executorch_abi.h"
 #include "instrument/root_only_model.h"
-#include "load/executorch_runtime.h"
+#include "load/executorch/executorch_runtime.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -20,28 +17,9 @@ void runtime_log(char level, const char* message, size_t length) {
   log::debug("ExecuTorch (", level, "): ", std::string_view(message, length));
 }
 
-// The shim's functions (executorch_abi.h), looked up once.
-struct Shim {
-  ModrecEtSetLog set_log;
-  ModrecEtOpen open;
-  ModrecEtInputs inputs;
-  ModrecEtRun run;
-  ModrecEtClose close;
-};
-
-const Shim& shim(const std::string& path) {
-  static const Shim functions = [&] {
-    void* handle = load_executorch_shim(path);
-    return Shim{reinterpret_cast<ModrecEtSetLog>(dlsym(handle, "modrec_et_set_log")),
-                reinterpret_cast<ModrecEtOpen>(dlsym(handle, "modrec_et_open")),
-                reinterpret_cast<ModrecEtInputs>(dlsym(handle, "modrec_et_inputs")),
-                reinterpret_cast<ModrecEtRun>(dlsym(handle, "modrec_et_run")),
-                reinterpret_cast<ModrecEtClose>(dlsym(handle, "modrec_et_close"))};
-  }();
-  if (!functions.set_log || !functions.open || !functions.inputs || !functions.run ||
-      !functions.close)
-    throw Error(Exit::bad_input, "modrec's ExecuTorch shim lacks its functions", path,
-                "build modrec again");
+// The shim's functions, its runtime's log lines sent to modrec's.
+const ExecuTorchShim& shim(const std::string& path) {
+  const ExecuTorchShim& functions = load_executorch_shim(path);
   functions.set_log(runtime_log);
   return functions;
 }
@@ -73,7 +51,7 @@ void keep_intermediate(void* context, int64_t instruction, const ModrecEtTensor*
 
 class ExecuTorchProgram : public RootOnlyModel {
  public:
-  ExecuTorchProgram(std::string path, const Shim& shim, void* program,
+  ExecuTorchProgram(std::string path, const ExecuTorchShim& shim, void* program,
                     std::optional<EtRecord> record)
       : RootOnlyModel(std::move(path), "an ExecuTorch program", "ExecuTorchProgram"),
         shim_(shim),
@@ -138,7 +116,7 @@ class ExecuTorchProgram : public RootOnlyModel {
     while (!open.empty()) leave();
   }
 
-  const Shim& shim_;
+  const ExecuTorchShim& shim_;
   void* program_;
   std::optional<EtRecord> record_;
   RunResults last_;
@@ -150,7 +128,7 @@ std::unique_ptr<InstrumentedModel> open_executorch_program(const std::string& pa
                                                            const std::string& etrecord) {
   std::optional<EtRecord> record;
   if (!etrecord.empty()) record = read_etrecord(etrecord);
-  const Shim& functions = shim(path);
+  const ExecuTorchShim& functions = shim(path);
   char why[512] = "";
   void* program = functions.open(path.c_str(), why, sizeof why);
   if (!program)

@@ -1,9 +1,9 @@
 // An ExecuTorch program (.pte: to_edge, to_executorch) run by the executorch wheel's own C++
-// runtime, through modrec's shim (executorch_abi.h) loaded with dlopen when a .pte is given
-// (load/operator_libraries.h). The runtime reports no module call: the program's one call is its
-// root, whose inputs and outputs are forward's; given the program's ETRecord, the module calls its
-// instructions ran are reported too, each with the output its last instruction logged
-// (etrecord_calls.h).
+// runtime, through modrec's shim (load/executorch/executorch_abi.h) loaded with dlopen when a .pte
+// is given (load/executorch/executorch_runtime.h). The runtime reports no module call: the
+// program's one call is its root, whose inputs and outputs are forward's; given the program's
+// ETRecord, the module calls its instructions ran are reported too, each with the output its last
+// instruction logged (etrecord_calls.h).
 #pragma once
 #include <memory>
 #include <string>

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "instrument/executorch/executorch_abi.h"
+#include "load/executorch/executorch_abi.h"
 
 namespace {
 
