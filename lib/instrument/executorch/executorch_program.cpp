@@ -57,7 +57,7 @@ class ExecuTorchProgram : public RootOnlyModel {
         shim_(shim),
         program_(program),
         record_(std::move(record)) {
-    if (record_) tree_ = etrecord_tree(*record_, tree_.modules[0].type);
+    if (record_) tree_ = record_->tree;  // the eager model's modules, its root's class
   }
   ~ExecuTorchProgram() override { shim_.close(program_); }
 
