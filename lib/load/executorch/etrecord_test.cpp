@@ -5,6 +5,7 @@
 #include <string>
 #include <tuple>
 
+#include "load/executorch/etrecord_check.h"
 #include "util/error_test_fixtures.h"
 
 using namespace modrec;
@@ -52,6 +53,17 @@ const char* const kHandles = R"({"forward": {"0": 1, "1": [2], "2": 2}})";
 
 EtRecord record() { return parse_etrecord(kEdgeProgram, kHandles, "net.etrecord"); }
 
+// forward as the runtime describes Net's program: 3 instructions, float32 (c10's 6) in and out.
+PteMethod method() { return {3, {{6, {2, 16}}}, {{6, {2, 10}}}}; }
+
+std::string refusal(const EtRecord& r, const PteMethod& m) {
+  auto [code, line] = error_of([&] { check_etrecord(r, m); });
+  CHECK(code == Exit::bad_input);
+  CHECK(line.find("ETRecord does not describe this program: ") != std::string::npos);
+  CHECK(line.find("(net.etrecord)") != std::string::npos);
+  return line;
+}
+
 }  // namespace
 
 TEST_CASE("the edge program typed by the .pt2 reader: nodes, handles, root class, signature") {
@@ -69,6 +81,7 @@ TEST_CASE("the edge program typed by the .pt2 reader: nodes, handles, root class
   REQUIRE(r.inputs.size() == 1);
   CHECK(r.inputs[0]->sizes == std::vector<int64_t>{2, 16});
   REQUIRE(r.outputs.size() == 1);
+  check_etrecord(r, method());
 }
 
 TEST_CASE("a malformed edge program or map is named with the ETRecord") {
@@ -81,4 +94,21 @@ TEST_CASE("a malformed edge program or map is named with the ETRecord") {
   CHECK(line.find("ETRecord is malformed") != std::string::npos);
   std::tie(code, line) = error_of([&] { parse_etrecord(kEdgeProgram, "[1]", "net.etrecord"); });
   CHECK(code == Exit::bad_input);
+}
+
+TEST_CASE("an ETRecord of another program is refused, naming what differs") {
+  CHECK(refusal(record(), {2, {{6, {2, 16}}}, {{6, {2, 10}}}})
+            .find("names instruction 2 of forward, which has 2") != std::string::npos);
+  CHECK(
+      refusal(record(), {3, {{6, {2, 3, 8, 8}}}, {{6, {2, 10}}}})
+          .find("its edge program's input 0 is Float [2, 16], the program's Float [2, 3, 8, 8]") !=
+      std::string::npos);
+  CHECK(refusal(record(), {3, {{6, {2, 16}}, {6, {1}}}, {{6, {2, 10}}}})
+            .find("its edge program has 1 inputs, the program's forward 2") != std::string::npos);
+  CHECK(refusal(record(), {3, {{6, {2, 16}}}, {{4, {2, 10}}}})
+            .find("output 0 is Float [2, 10], the program's Long [2, 10]") != std::string::npos);
+  EtRecord r = record();
+  r.handles[1] = {9};
+  CHECK(refusal(r, method()).find("gives instruction 1 the debug handle 9, which no node") !=
+        std::string::npos);
 }

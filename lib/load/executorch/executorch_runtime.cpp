@@ -67,7 +67,7 @@ std::optional<ExecuTorchShim> shim_functions(void* handle) {
   };
   ExecuTorchShim shim{};
   if (find(shim.set_log, "modrec_et_set_log") && find(shim.open, "modrec_et_open") &&
-      find(shim.inputs, "modrec_et_inputs") && find(shim.run, "modrec_et_run") &&
+      find(shim.describe, "modrec_et_describe") && find(shim.run, "modrec_et_run") &&
       find(shim.close, "modrec_et_close"))
     return shim;
   return std::nullopt;

@@ -15,7 +15,7 @@ namespace modrec {
 struct ExecuTorchShim {
   ModrecEtSetLog set_log;
   ModrecEtOpen open;
-  ModrecEtInputs inputs;
+  ModrecEtDescribe describe;
   ModrecEtRun run;
   ModrecEtClose close;
 };
