@@ -285,7 +285,7 @@ class StaticCacheDecoder(unittest.TestCase):
         torch.testing.assert_close(got, self.want, rtol=1e-5, atol=1e-6)
         self.assertGreater(len(manifest_layers(out)), 20)  # its calls, not the root alone
         table, _ = run("summary", self.pte, "--etrecord", self.etrecord, "--input", self.files[0],
-                       "--input", self.files[1], "--depth", "3")
+                       "--input", self.files[1], "--depth", "4")
         self.assertIn("TorchExportableModuleWithStaticCache", table)
         self.assertIn("LlamaDecoderLayer", table)
 
