@@ -1,12 +1,9 @@
 #include "load/operator_libraries.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
-#include <dlfcn.h>
-#include <limits.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -14,11 +11,10 @@
 #include <optional>
 #include <regex>
 #include <set>
-#include <variant>
 #include <vector>
 
-#include "load/executorch_runtime.h"
 #include "load/shared_library_file.h"
+#include "load/shared_libraries.h"
 #include "ops/torchvision_autograd.h"
 #include "load/version.h"
 #include "util/error.h"
@@ -53,34 +49,6 @@ const Provider* provider_of(const std::string& ns) {
   return nullptr;
 }
 
-// The folder of the LibTorch this process runs on (torch/lib of a torch package), from the loaded
-// libtorch_cpu.so itself: the RPATH, LD_LIBRARY_PATH or the pip launcher chose it.
-fs::path torch_lib_dir() {
-  void* handle = dlopen("libtorch_cpu.so", RTLD_NOW | RTLD_NOLOAD);
-  char origin[PATH_MAX] = "";
-  if (!handle || dlinfo(handle, RTLD_DI_ORIGIN, origin) != 0) return {};
-  return origin;
-}
-
-// torch/lib/../..: the site-packages that holds torch, and beside it torchvision and torchaudio.
-fs::path site_packages() {
-  const fs::path lib = torch_lib_dir();
-  return lib.empty() ? fs::path() : lib.parent_path().parent_path();
-}
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
-// dlopen with the time it took at -v; the loader's message when it fails.
-std::optional<std::string> open_library(const std::string& path, int mode) {
-  const auto start = std::chrono::steady_clock::now();
-  if (!dlopen(path.c_str(), mode)) return std::string(dlerror());
-  log::debug("loaded ", path, " in ", ms_since(start), " ms");
-  return std::nullopt;
-}
-
 // The libpython of the Python whose site-packages is `site` (…/lib/python3.X/site-packages): in
 // its prefix's lib (a Python installed there, conda), in the lib of the Python a venv was made from
 // (pyvenv.cfg's home), else wherever the loader finds it (a system Python's libpython package).
@@ -110,7 +78,7 @@ void load_python_runtime(const std::string& library) {
     const fs::path site = site_packages();
     bool have_python = false;
     for (const auto& candidate : libpython_candidates(site))
-      if (!open_library(candidate, RTLD_NOW | RTLD_GLOBAL)) {
+      if (!load_shared_library(candidate, Symbols::global)) {
         have_python = true;
         break;
       }
@@ -125,7 +93,7 @@ void load_python_runtime(const std::string& library) {
       return;
     }
     const std::string torch_python = (torch_lib_dir() / "libtorch_python.so").string();
-    if (auto why = open_library(torch_python, RTLD_NOW | RTLD_LOCAL))
+    if (auto why = load_shared_library(torch_python, Symbols::local))
       failed =
           Error(Exit::bad_input,
                 "library needs libtorch_python.so, which cannot be loaded: " + first_line(*why),
@@ -190,7 +158,7 @@ Error registered_twice(const std::string& path, const std::string& why) {
 // dlopen, with a second registration (static initialisers throwing out of it) as Error.
 std::optional<std::string> open_registering(const std::string& path) {
   try {
-    return open_library(path, RTLD_NOW | RTLD_LOCAL);
+    return load_shared_library(path, Symbols::local);
   } catch (const c10::Error& e) {
     throw registered_twice(path, e.what_without_backtrace());
   }
@@ -255,64 +223,8 @@ bool load_namespace_library(const std::string& ns) {
 
 std::optional<std::string> load_cuda_backend() {
   static const std::optional<std::string> why =
-      open_library((torch_lib_dir() / "libtorch.so").string(), RTLD_NOW | RTLD_GLOBAL);
+      load_shared_library((torch_lib_dir() / "libtorch.so").string(), Symbols::global);
   return why;
-}
-
-namespace {
-
-const char* const kLowered =
-    "give the .pt2 that torch.export.save wrote of the program before it was lowered (to_edge, "
-    "to_executorch)";
-
-// What the shim links, in the order each needs the one before: found by their sonames when the
-// shim is loaded. The kernels and the XNNPACK delegate register themselves as they load.
-const char* const kExecuTorchLibraries[] = {"libexecutorch.so", "libexecutorch_threadpool.so",
-                                            "libexecutorch_kernels_optimized.so",
-                                            "libexecutorch_backend_xnnpack.so"};
-
-// A .pte refused: why, and what to do, else the .pt2 it came from.
-Error cannot_run(const std::string& why, const std::string& fix) {
-  return Error(Exit::bad_input, why, "", fix + ", or " + kLowered);
-}
-
-// The shim's handle, or why it cannot be had.
-std::variant<void*, Error> open_executorch_shim() {
-  const fs::path site = site_packages();
-  const fs::path runtime = site / "executorch" / "lib";
-  std::error_code ec;
-  if (!fs::is_regular_file(runtime / kExecuTorchLibraries[0], ec))
-    return cannot_run(
-        "model file is an ExecuTorch program (.pte), and running one needs the "
-        "executorch package beside torch in " +
-            site.string() + ", which is not installed there",
-        "pip install executorch==1.5.1 into that environment");
-  const fs::path shim =
-      fs::read_symlink("/proc/self/exe", ec).parent_path() / "libmodrec_executorch.so";
-  if (!fs::is_regular_file(shim, ec))
-    return cannot_run(
-        "model file is an ExecuTorch program (.pte), and this modrec has no "
-        "ExecuTorch shim beside it (libmodrec_executorch.so: built where the "
-        "build's Python environment has executorch; the wheel does not carry it)",
-        "build modrec with executorch installed in its Python environment");
-  for (const char* library : kExecuTorchLibraries)
-    if (auto why = open_library((runtime / library).string(), RTLD_NOW | RTLD_LOCAL))
-      return cannot_run("ExecuTorch's runtime cannot be loaded: " + first_line(*why),
-                        "reinstall executorch==1.5.1 beside torch");
-  void* handle = dlopen(shim.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    return cannot_run("modrec's ExecuTorch shim cannot be loaded: " + first_line(dlerror()),
-                      "build modrec again against the executorch installed beside torch");
-  return handle;
-}
-
-}  // namespace
-
-void* load_executorch_shim(const std::string& model) {
-  static const std::variant<void*, Error> shim = open_executorch_shim();
-  if (const Error* failed = std::get_if<Error>(&shim))
-    throw Error(failed->code(), failed->what(), model, failed->hint());
-  return std::get<void*>(shim);
 }
 
 bool namespace_registered(const std::string& ns) {

@@ -1,6 +1,6 @@
 // Operator libraries: shared libraries whose static TORCH_LIBRARY registrations add operators that
 // LibTorch lacks (torchvision::nms, a team's myops::...), loaded as torch.ops.load_library loads
-// them (dlopen). The only place modrec loads code at run time.
+// them (dlopen, through shared_libraries.h).
 //
 // LibTorch's CUDA backend is such a library too: modrec links libtorch_cpu alone, and loads
 // libtorch_cuda (through libtorch.so, which in a CUDA build of torch depends on it) only for

@@ -38,28 +38,6 @@ std::vector<int> node_values(const EtRecord& record, const std::vector<LoggedOut
 
 }  // namespace
 
-ModuleTree etrecord_tree(const EtRecord& record, const std::string& root_type) {
-  ModuleTree tree;
-  tree.modules.push_back(Module{"", root_type, root_type, "", 0, -1, {}, {}, {}});
-  std::map<std::string, int> index;  // path -> module: a model's nodes outnumber its modules
-  for (const EtRecordNode& node : record.nodes) {
-    int parent = 0;
-    for (const pt2::StackEntry& e : node.stack) {
-      auto [it, added] = index.try_emplace(e.path, static_cast<int>(tree.modules.size()));
-      const int m = it->second;
-      if (added) {
-        const std::string type = e.type.substr(e.type.rfind('.') + 1);
-        const std::string var = e.path.substr(e.path.rfind('.') + 1);
-        tree.modules.push_back(
-            Module{e.path, var, type, e.type, tree.modules[parent].depth + 1, parent, {}, {}, {}});
-        tree.modules[parent].children.push_back(m);
-      }
-      parent = m;
-    }
-  }
-  return tree;
-}
-
 std::vector<EtCall> etrecord_calls(const EtRecord& record, const ModuleTree& tree,
                                    const std::vector<LoggedOutput>& logged) {
   const std::vector<int> value = node_values(record, logged);
@@ -81,6 +59,7 @@ std::vector<EtCall> etrecord_calls(const EtRecord& record, const ModuleTree& tre
     for (const auto& [key, call] : open) last[call] = n;
   }
   for (size_t c = 0; c < calls.size(); ++c) {
+    calls[c].node = last[c];
     const EtRecordNode& end = record.nodes[last[c]];
     // the last node that has a value, back to the call's first (its own calls' too)
     for (size_t n = last[c] + 1; n-- > first[c];) {

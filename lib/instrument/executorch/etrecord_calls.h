@@ -2,12 +2,11 @@
 // and the outputs its runtime logged as it ran each instruction (ETDump's intermediate outputs,
 // kernels' only: a delegate runs as one instruction). Torch-free.
 //
-// The tree is the modules of the edge program's nodes' stacks, in the order first met. A call is
-// a run of consecutive nodes sharing a stack entry, as in a .pt2 (pt2/call_plan.h); it returns
-// the value of its last node. A node's value is the logged output of an instruction running its
-// debug handle, of its shape (paired in order); a node no instruction ran (a view memory
-// planning made an alias of its input) is the last logged value before it in the call, seen in
-// its shape when it holds as many elements.
+// The tree is the ETRecord's (a .pt2's of its edge program). A call is a run of consecutive nodes
+// sharing a stack entry, as in a .pt2 (pt2/call_plan.h); it returns the value of its last node. A
+// node's value is the logged output of an instruction running its debug handle, of its shape
+// (paired in order); a node no instruction ran (a view memory planning made an alias of its input)
+// is the last logged value before it in the call, seen in its shape when it holds as many elements.
 #pragma once
 #include <vector>
 
@@ -15,8 +14,6 @@
 #include "model/module_tree.h"
 
 namespace modrec {
-
-ModuleTree etrecord_tree(const EtRecord& record, const std::string& root_type);
 
 // One logged output: the instruction that made it, and its shape.
 struct LoggedOutput {
@@ -29,6 +26,7 @@ struct EtCall {
   int parent = -1;  // the enclosing call's index among the calls; -1: the root's
   int output = -1;  // the logged output it returned (an index into `logged`); -1: none logged
   Shape shape;      // the result's shape: the logged output's, or the view's it was seen as
+  size_t node = 0;  // its last node, in the record's: whose output the edge program declares
 };
 
 // The calls in the order they started.

@@ -7,7 +7,7 @@ using namespace modrec;
 namespace {
 
 EtRecordNode node(int64_t handle, std::vector<std::string> paths, Shape shape) {
-  EtRecordNode n{handle, {}, std::move(shape)};
+  EtRecordNode n{handle, {}, std::move(shape), 7};
   for (const std::string& p : paths) n.stack.push_back({"L__self__" + p, p, "m." + p});
   return n;
 }
@@ -27,22 +27,24 @@ EtRecord record() {
   return r;
 }
 
-}  // namespace
-
-TEST_CASE("the tree: the stacks' modules, in the order first met") {
-  const ModuleTree tree = etrecord_tree(record(), "Net");
-  REQUIRE(tree.modules.size() == 6);
-  CHECK(tree.modules[1].path == "block");
-  CHECK(tree.modules[2].path == "block.conv");
-  CHECK(tree.modules[2].type == "conv");  // the last component of its class, "m.block.conv"
-  CHECK(tree.modules[2].parent == 1);
-  CHECK(tree.modules[2].depth == 2);
-  CHECK(tree.modules[4].path == "fc");
+// The tree of record()'s modules (the ETRecord's, read by exported_tree in load/).
+ModuleTree tree() {
+  ModuleTree t;
+  const auto add = [&](const std::string& path, int parent) {
+    const int depth = parent < 0 ? 0 : t.modules[parent].depth + 1;
+    t.modules.push_back(Module{path, path, path, "", depth, parent, {}, {}, {}});
+  };
+  add("", -1);
+  for (const char* path : {"block", "block.conv", "block.bn", "fc", "head"})
+    add(path, std::string(path).find('.') == std::string::npos ? 0 : 1);
+  return t;
 }
+
+}  // namespace
 
 TEST_CASE("calls return their last node's logged value; an unlogged view sees the one before") {
   const EtRecord r = record();
-  const ModuleTree tree = etrecord_tree(r, "Net");
+  const ModuleTree tree = ::tree();
   const std::vector<LoggedOutput> logged = {
       {0, {2, 4, 8, 8}}, {1, {2, 4, 8, 8}}, {2, {256, 5}}, {3, {2, 5}}, {4, {2, 5}}};
   const std::vector<EtCall> calls = etrecord_calls(r, tree, logged);
@@ -57,11 +59,12 @@ TEST_CASE("calls return their last node's logged value; an unlogged view sees th
   // head's last node (a [10] view of the [2, 5] its instruction logged) was no instruction
   CHECK(calls[4].output == 4);
   CHECK(calls[4].shape == Shape{10});
+  CHECK(calls[4].node == 6);  // the edge program's node whose output it returned
 }
 
 TEST_CASE("a call none of whose values was logged (a delegate ran it) returns none") {
   const EtRecord r = record();
-  const std::vector<EtCall> calls = etrecord_calls(r, etrecord_tree(r, "Net"), {});
+  const std::vector<EtCall> calls = etrecord_calls(r, tree(), {});
   REQUIRE(calls.size() == 5);
   for (const EtCall& c : calls) CHECK(c.output == -1);
 }

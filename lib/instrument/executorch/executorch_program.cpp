@@ -1,14 +1,15 @@
 #include "instrument/executorch/executorch_program.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <optional>
 
 #include "instrument/executorch/etrecord_calls.h"
-#include "instrument/executorch/executorch_abi.h"
 #include "instrument/root_only_model.h"
-#include "load/executorch_runtime.h"
+#include "load/executorch/etrecord_check.h"
+#include "load/executorch/executorch_runtime.h"
+#include "load/executorch/pte_header.h"
+#include "load/executorch/pte_method.h"
+#include "load/pt2/schema_enums.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -20,28 +21,9 @@ void runtime_log(char level, const char* message, size_t length) {
   log::debug("ExecuTorch (", level, "): ", std::string_view(message, length));
 }
 
-// The shim's functions (executorch_abi.h), looked up once.
-struct Shim {
-  ModrecEtSetLog set_log;
-  ModrecEtOpen open;
-  ModrecEtInputs inputs;
-  ModrecEtRun run;
-  ModrecEtClose close;
-};
-
-const Shim& shim(const std::string& path) {
-  static const Shim functions = [&] {
-    void* handle = load_executorch_shim(path);
-    return Shim{reinterpret_cast<ModrecEtSetLog>(dlsym(handle, "modrec_et_set_log")),
-                reinterpret_cast<ModrecEtOpen>(dlsym(handle, "modrec_et_open")),
-                reinterpret_cast<ModrecEtInputs>(dlsym(handle, "modrec_et_inputs")),
-                reinterpret_cast<ModrecEtRun>(dlsym(handle, "modrec_et_run")),
-                reinterpret_cast<ModrecEtClose>(dlsym(handle, "modrec_et_close"))};
-  }();
-  if (!functions.set_log || !functions.open || !functions.inputs || !functions.run ||
-      !functions.close)
-    throw Error(Exit::bad_input, "modrec's ExecuTorch shim lacks its functions", path,
-                "build modrec again");
+// The shim's functions, its runtime's log lines sent to modrec's.
+const ExecuTorchShim& shim(const std::string& path) {
+  const ExecuTorchShim& functions = load_executorch_shim(path);
   functions.set_log(runtime_log);
   return functions;
 }
@@ -71,22 +53,25 @@ void keep_intermediate(void* context, int64_t instruction, const ModrecEtTensor*
   results.logged.push_back({instruction, results.intermediates.back().sizes().vec()});
 }
 
+// An open program, closed by the shim that opened it.
+using OpenProgram = std::unique_ptr<void, ModrecEtClose>;
+
 class ExecuTorchProgram : public RootOnlyModel {
  public:
-  ExecuTorchProgram(std::string path, const Shim& shim, void* program,
-                    std::optional<EtRecord> record)
+  ExecuTorchProgram(std::string path, const ExecuTorchShim& shim, OpenProgram program,
+                    PteMethod method, std::optional<EtRecord> record)
       : RootOnlyModel(std::move(path), "an ExecuTorch program", "ExecuTorchProgram"),
         shim_(shim),
-        program_(program),
+        program_(std::move(program)),
+        method_(std::move(method)),
         record_(std::move(record)) {
-    if (record_) tree_ = etrecord_tree(*record_, tree_.modules[0].type);
+    if (record_) tree_ = record_->tree;  // the eager model's modules, its root's class
   }
-  ~ExecuTorchProgram() override { shim_.close(program_); }
 
-  // forward's inputs, tensors all (the shim refuses a program taking other values).
+  // forward's inputs, tensors all (a program taking other values is refused as it opens).
   std::vector<c10::Argument> forward_arguments() const override {
     std::vector<c10::Argument> args;
-    for (int i = 0; i < shim_.inputs(program_); ++i)
+    for (size_t i = 0; i < method_.inputs.size(); ++i)
       args.emplace_back("input_" + std::to_string(i), c10::TensorType::get());
     return args;
   }
@@ -104,29 +89,28 @@ class ExecuTorchProgram : public RootOnlyModel {
                        t.sizes().data(), nullptr, t.data_ptr()});
     last_ = RunResults{};
     char why[512] = "";
-    if (shim_.run(program_, given.data(), given.size(), keep_output,
+    if (shim_.run(program_.get(), given.data(), given.size(), keep_output,
                   record_ ? keep_intermediate : nullptr, &last_, why, sizeof why) != 0)
       throw Error(Exit::model_failed, why, path_,
                   "give inputs of the shapes and dtypes the program was exported for");
     return last_.outputs;
   }
 
-  // The ETRecord's calls, each returning the output its last instruction logged (none where a
-  // delegate ran it: the record job says it has nothing to record), nested as they started.
+  // The ETRecord's calls, nested as they started, each returning the output its last
+  // instruction logged; on the meta device (summary's sizes) where none was logged (a delegate
+  // runs its calls unseen), the output its edge program declares for it.
   void report_calls(CallHooks& hooks, bool meta) override {
     if (!record_) return;
     const std::vector<EtCall> calls = etrecord_calls(*record_, tree_, last_.logged);
-    // A program a delegate runs whole logs nothing: its root is all there is to tell.
-    if (std::none_of(calls.begin(), calls.end(), [](const EtCall& c) { return c.output >= 0; }))
+    // A program a delegate runs whole logs nothing: its root is all there is to record.
+    if (!meta &&
+        std::none_of(calls.begin(), calls.end(), [](const EtCall& c) { return c.output >= 0; }))
       return;
     std::vector<int> open;
     auto leave = [&] {
       const EtCall& c = calls[open.back()];
-      c10::IValue out;
-      if (c.output >= 0) {
-        const at::Tensor t = last_.intermediates[c.output].reshape(c.shape);
-        out = meta ? t.to(at::kMeta) : t;
-      }
+      c10::IValue out = logged(c);
+      if (meta) out = out.isTensor() ? c10::IValue(out.toTensor().to(at::kMeta)) : declared(c);
       hooks.leave(open.back() + 1, c.module, out);
       open.pop_back();
     };
@@ -138,8 +122,27 @@ class ExecuTorchProgram : public RootOnlyModel {
     while (!open.empty()) leave();
   }
 
-  const Shim& shim_;
-  void* program_;
+  // The value the runtime logged for call `c`, in the shape the call returned; none if it logged
+  // none.
+  c10::IValue logged(const EtCall& c) const {
+    if (c.output < 0) return {};
+    return last_.intermediates[c.output].reshape(c.shape);
+  }
+
+  // A meta tensor of the output the edge program declares for call `c`'s last node; none when it
+  // is no tensor.
+  c10::IValue declared(const EtCall& c) const {
+    const EtRecordNode& node = record_->nodes[c.node];
+    const auto dtype = pt2::scalar_type(node.dtype);
+    if (!dtype ||
+        std::any_of(node.shape.begin(), node.shape.end(), [](int64_t s) { return s < 0; }))
+      return {};
+    return at::empty(node.shape, at::TensorOptions().dtype(*dtype).device(at::kMeta));
+  }
+
+  const ExecuTorchShim& shim_;
+  OpenProgram program_;
+  PteMethod method_;
   std::optional<EtRecord> record_;
   RunResults last_;
 };
@@ -148,20 +151,26 @@ class ExecuTorchProgram : public RootOnlyModel {
 
 std::unique_ptr<InstrumentedModel> open_executorch_program(const std::string& path,
                                                            const std::string& etrecord) {
+  read_pte_header(path);  // its parts within the file, before the runtime reads it
   std::optional<EtRecord> record;
   if (!etrecord.empty()) record = read_etrecord(etrecord);
-  const Shim& functions = shim(path);
+  const ExecuTorchShim& functions = shim(path);
   char why[512] = "";
-  void* program = functions.open(path.c_str(), why, sizeof why);
-  if (!program)
+  void* opened = functions.open(path.c_str(), why, sizeof why);
+  if (!opened)
     throw Error(Exit::bad_input, why, path,
                 "give a .pte that to_executorch wrote, or the .pt2 it was lowered from");
-  if (functions.inputs(program) < 0) {
-    functions.close(program);
+  OpenProgram program(opened, functions.close);
+  ModrecEtMethod described{};
+  functions.describe(program.get(), &described);
+  PteMethod method = pte_method(described);
+  if (std::any_of(method.inputs.begin(), method.inputs.end(),
+                  [](const PteValue& v) { return !v.tensor(); }))
     throw Error(Exit::bad_input, "ExecuTorch program's forward takes a value that is no tensor",
                 path, "give a program whose inputs are tensors");
-  }
-  return std::make_unique<ExecuTorchProgram>(path, functions, program, std::move(record));
+  if (record) check_etrecord(*record, method);
+  return std::make_unique<ExecuTorchProgram>(path, functions, std::move(program), std::move(method),
+                                             std::move(record));
 }
 
 }  // namespace modrec

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "instrument/executorch/executorch_abi.h"
+#include "load/executorch/executorch_abi.h"
 
 namespace {
 
@@ -114,10 +114,51 @@ class OutputTracer final : public executorch::runtime::EventTracer {
   int delegates_ = 0;       // how many of them are delegate calls
 };
 
-// A loaded program and the tracer its method logs to.
+// forward's inputs and outputs as ModrecEtMethod gives them, and the sizes they point into.
+struct Signature {
+  size_t inputs = 0;
+  std::vector<ModrecEtTensor> values;
+  std::vector<std::vector<int64_t>> sizes;  // per value
+};
+
+// One input's or output's metadata, or a value that is no tensor (dtype -1).
+ModrecEtTensor value_meta(executorch::runtime::Result<executorch::runtime::Tag> tag,
+                          executorch::runtime::Result<executorch::runtime::TensorInfo> info,
+                          std::vector<int64_t>& sizes) {
+  if (!tag.ok() || *tag != executorch::runtime::Tag::Tensor || !info.ok())
+    return {-1, 0, nullptr, nullptr, nullptr};
+  sizes.assign(info->sizes().begin(), info->sizes().end());
+  return {static_cast<int32_t>(info->scalar_type()), static_cast<int32_t>(sizes.size()),
+          sizes.data(), nullptr, nullptr};
+}
+
+Signature signature(const executorch::runtime::MethodMeta& meta) {
+  Signature out;
+  out.inputs = meta.num_inputs();
+  out.sizes.resize(meta.num_inputs() + meta.num_outputs());
+  for (size_t i = 0; i < meta.num_inputs(); ++i)
+    out.values.push_back(value_meta(meta.input_tag(i), meta.input_tensor_meta(i), out.sizes[i]));
+  for (size_t i = 0; i < meta.num_outputs(); ++i)
+    out.values.push_back(
+        value_meta(meta.output_tag(i), meta.output_tensor_meta(i), out.sizes[out.inputs + i]));
+  return out;
+}
+
+// forward's instructions as the runtime counts them, what an ETRecord's instruction ids are held
+// to. ExecuTorch 1.5.1 marks the count experimental ([[deprecated]]): the only one it gives.
+int64_t instruction_count(const executorch::runtime::MethodMeta& meta) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  return static_cast<int64_t>(meta.num_instructions());
+#pragma GCC diagnostic pop
+}
+
+// A loaded program, the tracer its method logs to, and forward's signature.
 struct Program {
   std::unique_ptr<Module> module;
   OutputTracer* tracer;  // owned by module
+  int64_t instructions;
+  Signature signature;
 };
 
 void emit(et_timestamp_t, et_pal_log_level_t level, const char*, const char*, size_t,
@@ -139,24 +180,32 @@ __attribute__((visibility("default"))) void* modrec_et_open(const char* path, ch
   auto tracer = std::make_unique<OutputTracer>();
   OutputTracer* traced = tracer.get();
   auto module = std::make_unique<Module>(path, Module::LoadMode::File, std::move(tracer));
-  if (const Error e = module->load(); e != Error::Ok) {
-    say(error, error_size, "ExecuTorch program cannot be loaded by ExecuTorch's runtime", e);
+  // First: every other call of Module loads the program unverified (Minimal) when it is not loaded.
+  using Verification = executorch::runtime::Program::Verification;
+  if (const Error e = module->load(Verification::InternalConsistency); e != Error::Ok) {
+    say(error, error_size,
+        "ExecuTorch program is damaged: ExecuTorch's verifier refuses it (its FlatBuffer's "
+        "offsets, sizes or tensors are inconsistent, or the file is cut short)",
+        e);
+    return nullptr;
+  }
+  auto meta = module->method_meta("forward");
+  if (!meta.ok()) {
+    say(error, error_size, "ExecuTorch program has no method forward", meta.error());
     return nullptr;
   }
   if (const Error e = module->load_method("forward"); e != Error::Ok) {
     say(error, error_size, "ExecuTorch program's method forward cannot be loaded", e);
     return nullptr;
   }
-  return new Program{std::move(module), traced};
+  return new Program{std::move(module), traced, instruction_count(*meta), signature(*meta)};
 }
 
-__attribute__((visibility("default"))) int modrec_et_inputs(void* program) {
-  auto meta = static_cast<Program*>(program)->module->method_meta("forward");
-  if (!meta.ok()) return -1;
-  for (size_t i = 0; i < meta->num_inputs(); ++i)
-    if (auto tag = meta->input_tag(i); !tag.ok() || *tag != executorch::runtime::Tag::Tensor)
-      return -1;
-  return static_cast<int>(meta->num_inputs());
+__attribute__((visibility("default"))) void modrec_et_describe(void* program,
+                                                               ModrecEtMethod* method) {
+  const Program& p = *static_cast<Program*>(program);
+  *method = {p.instructions, p.signature.inputs, p.signature.values.size() - p.signature.inputs,
+             p.signature.values.data()};
 }
 
 __attribute__((visibility("default"))) int modrec_et_run(

@@ -89,6 +89,9 @@ struct Node {
   std::vector<Argument> outputs;         // as_tensor, as_tensors, as_sym_int, ...
   std::vector<StackEntry> module_stack;  // outermost first; empty when the node has none
   std::vector<Graph> graphs;             // the subgraphs among its arguments, in order
+  // ExecuTorch's edge program (an ETRecord's) numbers its operator nodes: the instructions that
+  // run a node name its handle (etrecord.h). -1: none (any torch.export archive's node).
+  int64_t debug_handle = -1;
 };
 
 // `nodes` and the nodes of their subgraphs, depth-first in order.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <limits>
 #include <map>
 #include <string_view>
@@ -191,6 +192,18 @@ std::string input_name(const json& j, const std::string& field) {
   return names.size() == 1 ? names[0] : "";
 }
 
+// ExecuTorch's serializer writes a node's debug handle as Python's str() of its int ("7").
+int64_t debug_handle(const json& metadata) {
+  const auto it = metadata.find("debug_handle");
+  if (it == metadata.end()) return -1;
+  const std::string text = text_of(*it, "debug_handle");
+  int64_t handle = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), handle);
+  if (error != std::errc() || end != text.data() + text.size() || handle < 0)
+    throw Malformed{"debug_handle", "holds \"" + text + "\" where a number goes"};
+  return handle;
+}
+
 // Subgraphs nest through their nodes' graph arguments (cond within a no_grad block within a map,
 // ...): a depth no real program nears bounds the reader's recursion, whatever the file holds.
 constexpr int kMaxGraphDepth = 64;
@@ -235,7 +248,9 @@ Node node(const json& j, int depth) {
     node_inputs(j, n, depth);
     for (const json& out : array_of(member(j, "outputs", "outputs"), "outputs"))
       n.outputs.push_back(argument(out, "output"));
-    n.module_stack = module_stack(j.value("metadata", json::object()));
+    const json metadata = j.value("metadata", json::object());
+    n.module_stack = module_stack(metadata);
+    n.debug_handle = debug_handle(metadata);
   } catch (const Malformed& m) {
     throw MalformedNode{"node " + (n.name.empty() ? "?" : n.name) + " (" +
                         (n.target.empty() ? "?" : n.target) + "): its " + m.field + " " + m.what};
@@ -317,10 +332,18 @@ InputSpec input_spec(const json& j) {
   return {K::other, kind, ""};
 }
 
+// The value an output spec reads: a user output's an Argument union, a mutation's or a loss's a
+// TensorArgument ({"name": "x"}: the schema's BufferMutationSpec, ...).
+Argument output_value(const json& arg) {
+  if (arg.is_object() && arg.contains("name"))
+    return {Argument::Kind::tensor, {text_of(arg.at("name"), "output spec")}, {}, {}, {}};
+  return argument(arg, "output spec");
+}
+
 OutputSpec output_spec(const json& j) {
   const std::string kind = j.begin().key();
   const json& body = j.begin().value();
-  OutputSpec spec{argument(body.at("arg"), "output spec"), kind == "user_output", ""};
+  OutputSpec spec{output_value(body.at("arg")), kind == "user_output", ""};
   if (kind == "buffer_mutation") spec.buffer = body.at("buffer_name").get<std::string>();
   return spec;
 }
@@ -424,19 +447,19 @@ void module_call(const json& call, Program& p) {
     p.call_signatures.emplace(fqn, call_signature(signature));
 }
 
-void check_version(const json& doc, const std::string& file) {
+void check_version(const json& doc, const std::string& file, const ProgramSource& source) {
   const json& v = doc.at("schema_version");
   const int major = v.at("major").get<int>();
-  if (major == kSchemaMajor) return;
+  if (major == source.schema_major) return;
   throw Error(Exit::bad_input,
-              "export schema version " + std::to_string(major) + "." +
-                  std::to_string(v.at("minor").get<int>()) + " is not supported (modrec reads " +
-                  std::to_string(kSchemaMajor) + ".x, torch 2.8 to 2.14)",
-              file, "save the program again with torch.export.save from torch 2.8 to 2.14");
+              source.file_kind + " has export schema version " + std::to_string(major) + "." +
+                  std::to_string(v.at("minor").get<int>()) + ", not supported (modrec reads " +
+                  std::to_string(source.schema_major) + ".x, " + source.writers + ")",
+              file, source.hint + " from " + source.writers);
 }
 
-Program parse_checked(const json& doc, const std::string& file) {
-  check_version(doc, file);
+Program parse_checked(const json& doc, const std::string& file, const ProgramSource& source) {
+  check_version(doc, file, source);
   Program p;
   p.schema_major = doc.at("schema_version").at("major").get<int>();
   p.schema_minor = doc.at("schema_version").at("minor").get<int>();
@@ -455,24 +478,24 @@ Program parse_checked(const json& doc, const std::string& file) {
   return p;
 }
 
-Error malformed(const std::string& file, const std::string& what) {
-  return Error(Exit::bad_input, "export archive is malformed: " + what, file,
-               "save the program again with torch.export.save");
+Error malformed(const std::string& file, const std::string& what,
+                const ProgramSource& source = {}) {
+  return Error(Exit::bad_input, source.file_kind + " is malformed: " + what, file, source.hint);
 }
 
 }  // namespace
 
-Program parse_program(const json& doc, const std::string& file) {
+Program parse_program(const json& doc, const std::string& file, const ProgramSource& source) {
   try {
-    Program program = parse_checked(doc, file);
+    Program program = parse_checked(doc, file, source);
     check_program(program);
     return program;
   } catch (const MalformedNode& m) {
-    throw malformed(file, m.text);
+    throw malformed(file, m.text, source);
   } catch (const Malformed& m) {
-    throw malformed(file, "the program's " + m.field + " " + m.what);
+    throw malformed(file, "the program's " + m.field + " " + m.what, source);
   } catch (const ProgramCheckFailed& e) {
-    throw malformed(file, e.what());
+    throw malformed(file, e.what(), source);
   }
 }
 

@@ -26,14 +26,28 @@ constexpr size_t kMaxJsonDepth = 512;
 // The bound is checked (util/json_text.h, json_depth) before nlohmann's parser, whose tree (and
 // every copy, destruction and walk of it) recurses as deep.
 
+// Who wrote a program's JSON, for its version check and messages: torch.export.save's
+// models/<name>.json (the default), or ExecuTorch's copy of the serializer, whose edge programs
+// (an ETRecord's) carry the same fields at its own schema version.
+struct ProgramSource {
+  int schema_major = kSchemaMajor;
+  std::string file_kind = "export archive";                            // "<file_kind> is malformed"
+  std::string writers = "torch 2.8 to 2.14";                           // who writes schema_major
+  std::string hint = "save the program again with torch.export.save";  // what to do
+};
+
+// ExecuTorch 1.x's schema major (executorch/exir/serde/schema.py, SCHEMA_VERSION 5.x).
+constexpr int kExecuTorchSchemaMajor = 5;
+
 // One TensorMeta of tensor_values or of a weights config.
 TensorMeta tensor_meta(const nlohmann::json& meta);
 
 // Error(bad_input) naming `file` and, for a node, the node, its operator and the field: an
-// argument of an unknown type tag or whose payload is not of its tag's type, a value read
-// before it is defined, another schema major version. Throws nlohmann::json's exceptions on a
-// field missing or mistyped outside the graph's nodes.
-Program parse_program(const nlohmann::json& doc, const std::string& file);
+// argument of an unknown type tag or whose payload is not of its tag's type, a debug handle that
+// is no number, a value read before it is defined, another schema major version than `source`'s.
+// Throws nlohmann::json's exceptions on a field missing or mistyped outside the graph's nodes.
+Program parse_program(const nlohmann::json& doc, const std::string& file,
+                      const ProgramSource& source = {});
 
 // A pytree spec string ("[protocol, tree]", as a signature's out_spec or an AOTInductor package's
 // call spec holds it) typed; nullopt when it is not one.

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "util/error.h"
 #include "util/error_test_fixtures.h"
@@ -248,4 +249,40 @@ TEST_CASE("a module stack's entries, strict export's _export_root wrapper left o
   CHECK(stack[1].path == "br.0");
   CHECK(stack[1].type == "Linear");
   CHECK(pt2::parse_module_stack("").empty());
+}
+
+TEST_CASE("an edge program's debug handles are typed; ExecuTorch's schema is read as its source") {
+  json doc = leaky_relu({{"as_float", 0.5}});
+  doc["graph_module"]["graph"]["nodes"][0]["metadata"] = {{"debug_handle", "7"}};
+  CHECK(parse_program(doc, "m.pt2").nodes[0].debug_handle == 7);
+  doc["graph_module"]["graph"]["nodes"][0]["metadata"] = json::object();
+  CHECK(parse_program(doc, "m.pt2").nodes[0].debug_handle == -1);
+  doc["graph_module"]["graph"]["nodes"][0]["metadata"] = {{"debug_handle", "(1, 2)"}};
+  CHECK(refusal(doc).find("its debug_handle holds \"(1, 2)\" where a number goes") !=
+        std::string::npos);
+
+  const ProgramSource et{kExecuTorchSchemaMajor, "ETRecord's edge program", "ExecuTorch 1.x",
+                         "give its ETRecord"};
+  doc = leaky_relu({{"as_float", 0.5}});
+  doc["schema_version"]["major"] = kExecuTorchSchemaMajor;
+  CHECK(parse_program(doc, "r.etrecord", et).nodes.size() == 1);
+  auto [code, line] = error_of([&] { parse_program(doc, "m.pt2"); });
+  CHECK(line.find("export archive has export schema version 5.0, not supported") !=
+        std::string::npos);
+  doc["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"] = tensor("nothing");
+  std::tie(code, line) = error_of([&] { parse_program(doc, "r.etrecord", et); });
+  CHECK(code == Exit::bad_input);
+  CHECK(line.find("ETRecord's edge program is malformed: node y") != std::string::npos);
+  CHECK(line.find("give its ETRecord") != std::string::npos);
+}
+
+TEST_CASE("a buffer mutation's output spec reads a TensorArgument, as the schema declares it") {
+  json doc = leaky_relu({{"as_float", 0.5}});
+  doc["graph_module"]["signature"]["output_specs"].push_back(
+      {{"buffer_mutation", {{"arg", {{"name", "y"}}}, {"buffer_name", "cache"}}}});
+  const Program p = parse_program(doc, "m.pt2");
+  REQUIRE(p.outputs.size() == 2);
+  CHECK(p.outputs[1].value.names == std::vector<std::string>{"y"});
+  CHECK(p.outputs[1].buffer == "cache");
+  CHECK_FALSE(p.outputs[1].user);
 }

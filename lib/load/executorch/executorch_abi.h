@@ -27,11 +27,23 @@ typedef void (*ModrecEtOutput)(void* context, const ModrecEtTensor* tensor);
 typedef void (*ModrecEtIntermediate)(void* context, int64_t instruction,
                                      const ModrecEtTensor* tensor);
 
-// The program at `path`, its method "forward" loaded; null with the reason in `error` (a
-// NUL-terminated line of at most error_size bytes) when ExecuTorch cannot load it.
+// The program at `path`, verified whole by ExecuTorch's own verifier (Program::Verification::
+// InternalConsistency: its FlatBuffer's every offset and size within it, its tensors' element
+// counts, its lists' types) before anything of it is read, its method "forward" loaded; null with
+// the reason in `error` (a NUL-terminated line of at most error_size bytes) when ExecuTorch
+// refuses or cannot load it.
 typedef void* (*ModrecEtOpen)(const char* path, char* error, size_t error_size);
-// forward's number of inputs, or -1 when an input is not a tensor.
-typedef int (*ModrecEtInputs)(void* program);
+
+// forward as the program declares it: its instructions, and each input's and output's dtype and
+// sizes (`data` null; dtype -1 and dim 0 for a value that is no tensor), valid while the program
+// is open.
+struct ModrecEtMethod {
+  int64_t instructions;
+  size_t inputs;
+  size_t outputs;
+  const ModrecEtTensor* values;  // the inputs, then the outputs
+};
+typedef void (*ModrecEtDescribe)(void* program, ModrecEtMethod* method);
 // Runs forward on `inputs`; 0 on success, else -1 with the reason in `error`. An output that is
 // not a tensor fails the run. `intermediate` (null: none) receives the instructions' outputs.
 typedef int (*ModrecEtRun)(void* program, const ModrecEtTensor* inputs, size_t count,
