@@ -131,3 +131,59 @@ TEST_CASE("damaged headers are bad input naming the file, never a crash") {
     }
   }
 }
+
+TEST_CASE("damaged files named as checkpoints are read as such, their defect named") {
+  struct Case {
+    const char* file;
+    const char* defect;
+  } cases[] = {
+      {"three_bytes.safetensors", "safetensors header is cut off"},
+      {"array_header.bin", "safetensors header is not a JSON object"},
+      {"not_json.index.json", "checkpoint index is not JSON"},
+      {"deep_metadata.safetensors", "nests its JSON more than 512 deep"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.file);
+    try {
+      read_checkpoint(checkpoint_fixture(c.file));
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.code() == Exit::bad_input);
+      CHECK(std::string(e.what()).find(c.defect) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("an index's shards are file names in its folder: no path leaves it") {
+  for (const char* name : {"escape.index.json", "absolute.index.json", "subfolder.index.json"}) {
+    INFO(name);
+    try {
+      read_checkpoint(checkpoint_fixture(name));
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.code() == Exit::bad_input);
+      CHECK(e.where() == checkpoint_fixture(name));
+      const std::string what = e.what();
+      CHECK(what.find("tensor a ") != std::string::npos);
+      CHECK(what.find("elsewhere/x.safetensors\"") != std::string::npos);
+      CHECK(what.find("not a file name in the index's folder") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a shard's tensor its index does not name is left out, as transformers leaves it") {
+  const Checkpoint c = read_checkpoint(checkpoint_fixture("partial.index.json"));
+  CHECK(c.tensors.size() == expected().size() - 1);
+  for (const CheckpointTensor& t : c.tensors) CHECK(t.name != "head.bias");
+}
+
+TEST_CASE("a save_pretrained folder is the checkpoint from_pretrained reads in it") {
+  Checkpoint c = read_checkpoint(checkpoint_fixture("pretrained"));
+  CHECK(c.path == checkpoint_fixture("pretrained"));
+  CHECK(c.format == CheckpointFormat::safetensors);
+  CHECK(c.files == std::vector<std::string>{checkpoint_fixture("pretrained/model.safetensors")});
+  check_against_safetensors(c);
+  CHECK(summarize(c).rows[0].name == "pretrained");
+  c.path += "/";  // as a shell completes it
+  CHECK(summarize(c).rows[0].name == "pretrained");
+}
