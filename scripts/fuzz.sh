@@ -4,8 +4,11 @@
 # and findings per target; exits non-zero when a target found a crash, leak, sanitizer report,
 # timeout or out-of-memory input (saved as build-fuzz/findings/<target>/crash-*, leak-*, ...).
 # usage: scripts/fuzz.sh [SECONDS=360] [TARGET...]   targets: tensor_file model_file pt2_program
-# (default all). pt2_program's inputs are a program's JSON, put into tests/fuzz's template archive;
-# its seeds are committed (tests/fuzz/corpus/pt2_program).
+# safetensors_header shard_index state_dict_pickle (default all). pt2_program's inputs are a
+# program's JSON, put into tests/fuzz's template archive; its seeds are committed
+# (tests/fuzz/corpus/pt2_program). The checkpoint targets' inputs are a safetensors header, a
+# shard index (read beside the shards make_seeds.py writes) and a torch.save'd data.pkl; their
+# seeds are generated (tests/fuzz/make_seeds.py).
 # Reproduce one finding: build-fuzz/tests/fuzz/fuzz_<target> build-fuzz/findings/<target>/crash-<sha>
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,8 +16,10 @@ build="${MODREC_FUZZ_BUILD:-$root/build-fuzz}"
 seconds="${1:-360}"
 (($#)) && shift
 targets=("$@")
-((${#targets[@]})) || targets=(tensor_file model_file pt2_program)
+((${#targets[@]})) || targets=(tensor_file model_file pt2_program safetensors_header shard_index
+  state_dict_pickle)
 export MODREC_FUZZ_PT2_TEMPLATE="$root/tests/fuzz/pt2_program_template.pt2"
+export MODREC_FUZZ_SHARDS="$build/seeds/generated/shards"
 # Full malloc stacks: LibTorch has no frame pointers, and lsan.supp matches frames inside it.
 ASAN_EXTRA="fast_unwind_on_malloc=0" source "$root/scripts/sanitizers/env.sh"
 source "$root/scripts/torch_env.sh"
@@ -33,13 +38,23 @@ make_seeds() {
   [ -d "$generated" ] || "$MODREC_PYTHON" "$root/tests/fuzz/make_seeds.py" "$generated"
   mkdir -p "$build/seeds/tensor_file" "$build/seeds/model_file" "$build/seeds/pt2_program"
   cp -u "$root"/tests/fuzz/corpus/pt2_program/* "$build/seeds/pt2_program/"
-  cp -u "$root"/samples/*.input.pt "$generated"/* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
+  cp -u "$root"/samples/*.input.pt "$generated"/*.* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
   cp -u "$root"/samples/*.pt "$generated"/*.pt "$generated"/*.pt2 "$build/seeds/model_file/"
+  for t in safetensors_header shard_index state_dict_pickle; do
+    mkdir -p "$build/seeds/$t"
+    cp -u "$generated/$t"/* "$build/seeds/$t/"
+  done
 }
 
 # The tokens a target's mutations insert: the file formats' magic and names, or the program
 # schema's tags and operators.
-dict_of() { [ "$1" = pt2_program ] && echo pt2_program.dict || echo npy_zip.dict; }
+dict_of() {
+  case "$1" in
+    pt2_program) echo pt2_program.dict ;;
+    safetensors_header | shard_index | state_dict_pickle) echo checkpoint.dict ;;
+    *) echo npy_zip.dict ;;
+  esac
+}
 
 # Runs one target in libFuzzer's fork mode, so that a timeout or out-of-memory input is saved and
 # fuzzing goes on; a crash (sanitizer report, uncaught exception, leak) ends the run. Its corpus
