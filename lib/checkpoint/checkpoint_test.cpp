@@ -35,6 +35,19 @@ void check_against_safetensors(const Checkpoint& c, const std::string& prefix = 
   }
 }
 
+// What read_checkpoint says refusing the fixture `name`: bad input naming the file.
+std::string refusal(const std::string& name) {
+  try {
+    read_checkpoint(checkpoint_fixture(name));
+  } catch (const Error& e) {
+    CHECK(e.code() == Exit::bad_input);
+    CHECK(e.where() == checkpoint_fixture(name));
+    return e.what();
+  }
+  FAIL("no error");
+  return "";
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -122,13 +135,7 @@ TEST_CASE("damaged headers are bad input naming the file, never a crash") {
         "overlap.safetensors", "not_utf8.safetensors", "wrong_size.safetensors",
         "unknown_dtype.safetensors", "cut_pickle.pt", "missing_shard.index.json"}) {
     INFO(name);
-    try {
-      read_checkpoint(checkpoint_fixture(name));
-      FAIL("no error");
-    } catch (const Error& e) {
-      CHECK(e.code() == Exit::bad_input);
-      CHECK(e.where() == checkpoint_fixture(name));
-    }
+    refusal(name);
   }
 }
 
@@ -144,30 +151,17 @@ TEST_CASE("damaged files named as checkpoints are read as such, their defect nam
   };
   for (const auto& c : cases) {
     INFO(c.file);
-    try {
-      read_checkpoint(checkpoint_fixture(c.file));
-      FAIL("no error");
-    } catch (const Error& e) {
-      CHECK(e.code() == Exit::bad_input);
-      CHECK(std::string(e.what()).find(c.defect) != std::string::npos);
-    }
+    CHECK(refusal(c.file).find(c.defect) != std::string::npos);
   }
 }
 
 TEST_CASE("an index's shards are file names in its folder: no path leaves it") {
   for (const char* name : {"escape.index.json", "absolute.index.json", "subfolder.index.json"}) {
     INFO(name);
-    try {
-      read_checkpoint(checkpoint_fixture(name));
-      FAIL("no error");
-    } catch (const Error& e) {
-      CHECK(e.code() == Exit::bad_input);
-      CHECK(e.where() == checkpoint_fixture(name));
-      const std::string what = e.what();
-      CHECK(what.find("tensor a ") != std::string::npos);
-      CHECK(what.find("elsewhere/x.safetensors\"") != std::string::npos);
-      CHECK(what.find("not a file name in the index's folder") != std::string::npos);
-    }
+    const std::string what = refusal(name);
+    CHECK(what.find("tensor a ") != std::string::npos);
+    CHECK(what.find("elsewhere/x.safetensors\"") != std::string::npos);
+    CHECK(what.find("not a file name in the index's folder") != std::string::npos);
   }
 }
 
@@ -186,4 +180,16 @@ TEST_CASE("a save_pretrained folder is the checkpoint from_pretrained reads in i
   CHECK(summarize(c).rows[0].name == "pretrained");
   c.path += "/";  // as a shell completes it
   CHECK(summarize(c).rows[0].name == "pretrained");
+}
+
+TEST_CASE("a bool's bytes other than 0 and 1 are true, as torch reads them") {
+  const Checkpoint c = read_checkpoint(checkpoint_fixture("bool_bytes.safetensors"));
+  const nlohmann::json want = nlohmann::json::parse(slurp(checkpoint_fixture("bool_bytes.json")));
+  const RunningStats stats = tensor_stats(c, 1)[0];
+  CHECK(stats.mean() == want["mean"].get<double>());
+  CHECK(stats.max() == want["max"].get<double>());
+  CHECK(stats.min() == want["min"].get<double>());
+  const CheckpointDiff diff = diff_checkpoints(c, c, {}, 1);
+  CHECK(diff.passed());
+  CHECK(diff.tensors[0].max_abs == 0);
 }

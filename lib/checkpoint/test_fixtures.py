@@ -115,3 +115,12 @@ for name, data in {"three_bytes.safetensors": b"abc",
                        b'{"__metadata__": ' + b'{"a": ' * 200000 + b"1" + b"}" * 200001)}.items():
     with open(p(name), "wb") as f:
         f.write(data)
+# A bool tensor whose bytes are not only 0 and 1 (a file's bytes are anything): torch reads any
+# nonzero byte as True.
+with open(p("bool_bytes.safetensors"), "wb") as f:
+    f.write(safetensors_bytes({"m": {"dtype": "BOOL", "shape": [4], "data_offsets": [0, 4]}},
+                              bytes([70, 0, 1, 255])))
+with safe_open(p("bool_bytes.safetensors"), "pt") as f:
+    m = f.get_tensor("m").double()
+with open(p("bool_bytes.json"), "w") as f:
+    json.dump({"mean": m.mean().item(), "max": m.max().item(), "min": m.min().item()}, f)
