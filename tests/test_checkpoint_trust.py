@@ -142,6 +142,9 @@ class Damaged(unittest.TestCase):
                 "safetensors header nests its JSON more than 512 deep",
             write("deep.index.json", b'{"weight_map": ' + b"[" * 200000 + b"]" * 200000 + b"}"):
                 "checkpoint index nests its JSON more than 512 deep",
+            write("huge_number.safetensors", safetensors_bytes(
+                b'{"a": {"dtype": "F32", "shape": [1e999], "data_offsets": [0, 4]}}')):
+                "safetensors header holds a number out of range",
             write("broken.index.json", b'{"weight_map": {"a": '):
                 "checkpoint index is not JSON",
             path("legacy.pt"): "legacy (non-zip) torch.save pickle",
