@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-using modrec::JsonLimits;
 using modrec::json_number;
+using modrec::JsonLimits;
 using modrec::read_json;
 using modrec::read_json_or_discarded;
 using json = nlohmann::json;
@@ -37,7 +37,8 @@ TEST_CASE("read_json refuses text over the size limit") {
 }
 
 TEST_CASE("bare non-finite numbers, as Python's json writes them, only where allowed") {
-  const std::string text = R"({"s": -Infinity, "t": [NaN, Infinity], "u": "-Infinity NaN", "v": -1})";
+  const std::string text =
+      R"({"s": -Infinity, "t": [NaN, Infinity], "u": "-Infinity NaN", "v": -1})";
   CHECK_THROWS_AS(read_json(text), json::parse_error);
   const json j = read_json(text, JsonLimits{.non_finite = true});
   CHECK(j.at("s") == "-Infinity");
