@@ -4,10 +4,13 @@
 # and findings per target; exits non-zero when a target found a crash, leak, sanitizer report,
 # timeout or out-of-memory input (saved as build-fuzz/findings/<target>/crash-*, leak-*, ...).
 # usage: scripts/fuzz.sh [SECONDS=360] [TARGET...]   targets: tensor_file model_file pt2_program
-# aoti_package pte (default all). pt2_program's inputs are a program's JSON, put into tests/fuzz's
-# template archive; aoti_package's a package's entries (aoti_package_fuzz.cpp); both have their
-# seeds committed (tests/fuzz/corpus/<target>). pte's are made from a program lowered by the
-# pinned executorch (tests/fuzz/make_pte_seeds.py).
+# aoti_package pte safetensors_header shard_index state_dict_pickle (default all). pt2_program's
+# inputs are a program's JSON, put into tests/fuzz's template archive; aoti_package's a package's
+# entries (aoti_package_fuzz.cpp); both have their seeds committed (tests/fuzz/corpus/<target>).
+# pte's are made from a program lowered by the pinned executorch (tests/fuzz/make_pte_seeds.py).
+# The checkpoint targets' inputs are a safetensors header, a shard index (read beside the shards
+# make_seeds.py writes) and a torch.save'd data.pkl; their seeds are generated
+# (tests/fuzz/make_seeds.py).
 # Reproduce one finding: build-fuzz/tests/fuzz/fuzz_<target> build-fuzz/findings/<target>/crash-<sha>
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,8 +18,10 @@ build="${MODREC_FUZZ_BUILD:-$root/build-fuzz}"
 seconds="${1:-360}"
 (($#)) && shift
 targets=("$@")
-((${#targets[@]})) || targets=(tensor_file model_file pt2_program aoti_package pte)
+((${#targets[@]})) || targets=(tensor_file model_file pt2_program aoti_package pte
+  safetensors_header shard_index state_dict_pickle)
 export MODREC_FUZZ_PT2_TEMPLATE="$root/tests/fuzz/pt2_program_template.pt2"
+export MODREC_FUZZ_SHARDS="$build/seeds/generated/shards"
 # Full malloc stacks: LibTorch has no frame pointers, and lsan.supp matches frames inside it.
 ASAN_EXTRA="fast_unwind_on_malloc=0" source "$root/scripts/sanitizers/env.sh"
 source "$root/scripts/torch_env.sh"
@@ -37,8 +42,12 @@ make_seeds() {
     "$build/seeds/aoti_package"
   cp -u "$root"/tests/fuzz/corpus/pt2_program/* "$build/seeds/pt2_program/"
   cp -u "$root"/tests/fuzz/corpus/aoti_package/* "$build/seeds/aoti_package/"
-  cp -u "$root"/samples/*.input.pt "$generated"/* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
+  cp -u "$root"/samples/*.input.pt "$generated"/*.* "$root"/tests/fuzz/regressions/* "$build/seeds/tensor_file/"
   cp -u "$root"/samples/*.pt "$generated"/*.pt "$generated"/*.pt2 "$build/seeds/model_file/"
+  for t in safetensors_header shard_index state_dict_pickle; do
+    mkdir -p "$build/seeds/$t"
+    cp -u "$generated/$t"/* "$build/seeds/$t/"
+  done
   if [[ " ${targets[*]} " == *" pte "* && ! -d "$build/seeds/pte" ]]; then
     "$MODREC_PYTHON" "$root/tests/fuzz/make_pte_seeds.py" "$build/seeds/pte.tmp" &&
       mv "$build/seeds/pte.tmp" "$build/seeds/pte"
@@ -46,10 +55,12 @@ make_seeds() {
 }
 
 # The tokens a target's mutations insert: the file formats' magic and names, the program
-# schema's tags and operators, or a package's entry names and wrapper statements.
+# schema's tags and operators, a package's entry names and wrapper statements, or a
+# checkpoint's keys.
 dict_of() {
   case "$1" in
     pt2_program | aoti_package | pte) echo "$1.dict" ;;
+    safetensors_header | shard_index | state_dict_pickle) echo checkpoint.dict ;;
     *) echo npy_zip.dict ;;
   esac
 }

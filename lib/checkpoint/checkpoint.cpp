@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "checkpoint/state_dict_pickle.h"
 #include "files/tensor_extent.h"
@@ -70,6 +71,16 @@ void check_overlap(std::vector<const CheckpointTensor*> tensors, const std::stri
   }
 }
 
+// What read_json refused in a header or index whose text starts at byte `offset` of its file: a
+// limit, in read_json's words (reported at byte 0), or the byte where the text stops being JSON
+// (not e.what(): it quotes the offending bytes, which may be no UTF-8 at all).
+std::string json_defect(const json::parse_error& e, uint64_t offset) {
+  const std::string what = e.what(), tag = "parse error: ";
+  if (e.byte == 0 && what.find(tag) != std::string::npos)
+    return what.substr(what.find(tag) + tag.size());
+  return "is not JSON in UTF-8 (at byte " + std::to_string(offset + e.byte) + ")";
+}
+
 // `data`, `data_size`: where the data after the header starts in the file, and its bytes.
 CheckpointTensor safetensors_tensor(const std::string& name, const json& entry, uint64_t data,
                                     uint64_t data_size, const std::string& where) {
@@ -108,6 +119,9 @@ CheckpointTensor safetensors_tensor(const std::string& name, const json& entry, 
   return t;
 }
 
+// safetensors' own reader refuses a longer header (MAX_HEADER_SIZE): no file it wrote has one.
+constexpr uint64_t kMaxHeaderBytes = 100'000'000;
+
 // 8-byte little-endian header length N, N bytes of JSON, then the data the offsets point into.
 void read_safetensors(const std::string& path, int file, Checkpoint& out) {
   auto f = ReadOnlyFile::open(path);
@@ -120,15 +134,18 @@ void read_safetensors(const std::string& path, int file, Checkpoint& out) {
     bad("safetensors header length " + std::to_string(n) + " runs past the end of the file (" +
             std::to_string(f->size()) + " bytes): the header is cut off",
         path);
+  if (n > kMaxHeaderBytes)
+    bad("safetensors header length " + std::to_string(n) +
+            " is over the safetensors format's limit of " + std::to_string(kMaxHeaderBytes) +
+            " bytes",
+        path);
   std::string text(n, '\0');
   if (!f->read(8, text.data(), n)) bad("safetensors header cannot be read", path);
   json header;
   try {
     header = read_json(text);
   } catch (const json::parse_error& e) {
-    // Not e.what(): it quotes the offending bytes, which may be no UTF-8 at all.
-    bad("safetensors header is not JSON in UTF-8 (at byte " + std::to_string(8 + e.byte) + ")",
-        path);
+    bad("safetensors header " + json_defect(e, 8), path);
   }
   if (!header.is_object()) bad("safetensors header is not a JSON object", path);
   const uint64_t data = 8 + n;
@@ -196,47 +213,96 @@ void read_file(const std::string& path, const FileInfo& info, Checkpoint& out) {
   out.files.push_back(path);
   if (info.kind == FileKind::safetensors) return read_safetensors(path, index, out);
   if (info.kind == FileKind::state_dict) return read_torch_save(path, *info.archive, index, out);
-  throw Error(Exit::bad_input, "checkpoint shard " + describe(info), path,
+  throw Error(Exit::bad_input, "checkpoint file " + describe(info), path,
               "give a .safetensors file, a torch.save'd state_dict or their index");
 }
 
-// {"weight_map": {tensor: shard file}}: the shards read in the order they are first named, each
-// mapped tensor looked for in its own.
-void read_index(const std::string& path, Checkpoint& out) {
-  auto f = ReadOnlyFile::open(path);
-  std::string text(f ? f->size() : 0, '\0');
-  if (!f || !f->read(0, text.data(), text.size())) bad("checkpoint index cannot be read", path);
-  const json index = read_json_or_discarded(text);
+// A weight_map value is a shard's file name in the index's folder (transformers joins it to that
+// folder): a path into another folder or an absolute one would make an index read files it was
+// not shipped with, so it is refused, not resolved.
+bool plain_file_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of(std::string("/\\\0", 3)) == std::string::npos;
+}
+
+// The index's weight_map as tensor -> shard file name, each value checked; its shards in the
+// order they are first named.
+std::map<std::string, std::string> weight_map(const json& index, const std::string& path,
+                                              std::vector<std::string>& shards) {
   const json* map =
       index.is_object() && index.contains("weight_map") ? &index["weight_map"] : nullptr;
   if (!map || !map->is_object()) bad("checkpoint index's weight_map is not an object", path);
+  std::map<std::string, std::string> shard_of;
+  for (const auto& [name, shard] : map->items()) {
+    if (!shard.is_string()) bad("checkpoint index maps tensor " + name + " to no file name", path);
+    const std::string& file = shard.get_ref<const std::string&>();
+    if (!plain_file_name(file))
+      bad("checkpoint index maps tensor " + name + " to \"" + file +
+              "\", which is not a file name in the index's folder",
+          path,
+          "an index names each shard by its file name, the shard beside the index "
+          "(model-00001-of-00002.safetensors); save the checkpoint again with save_pretrained");
+    if (std::find(shards.begin(), shards.end(), file) == shards.end()) shards.push_back(file);
+    shard_of.emplace(name, file);
+  }
+  return shard_of;
+}
+
+// {"weight_map": {tensor: shard file}}: the shards read in the order they are first named, each
+// mapped tensor looked for in its own. A shard's tensor the index does not map to that shard is
+// left out, as transformers' loader leaves it out, and one warning counts them.
+void read_index(const std::string& path, Checkpoint& out) {
+  auto f = ReadOnlyFile::open(path);
+  if (f && f->size() > kMaxIndexBytes)
+    bad("checkpoint index of " + std::to_string(f->size()) + " bytes is larger than any index (" +
+            std::to_string(kMaxIndexBytes) + " bytes)",
+        path);
+  std::string text(f ? f->size() : 0, '\0');
+  if (!f || !f->read(0, text.data(), text.size())) bad("checkpoint index cannot be read", path);
+  json index;
+  try {
+    index = read_json(text);
+  } catch (const json::parse_error& e) {
+    bad("checkpoint index " + json_defect(e, 0), path,
+        "save the checkpoint again with save_pretrained");
+  }
+  std::vector<std::string> shards;
+  const std::map<std::string, std::string> shard_of = weight_map(index, path, shards);
   if (index.contains("metadata") && index["metadata"].is_object())
     out.metadata.update(index["metadata"]);
-  std::vector<std::string> shards;
-  for (const auto& [name, shard] : map->items()) {
-    if (!shard.is_string()) bad("checkpoint index maps " + name + " to no file name", path);
-    if (std::find(shards.begin(), shards.end(), shard.get<std::string>()) == shards.end())
-      shards.push_back(shard.get<std::string>());
-  }
   const fs::path dir = fs::path(path).parent_path();
+  std::vector<std::string> left_out;  // "2 in model-00001-of-00002.safetensors"
+  int64_t left = 0;
   for (const std::string& shard : shards) {
     const std::string shard_path = (dir / shard).string();
     const FileInfo info = inspect_file(shard_path);
     if (info.kind == FileKind::missing)
       bad("checkpoint index names shard " + shard + ", which does not exist", path,
           "put every shard the index names beside it (" + shard_path + ")");
+    const size_t first = out.tensors.size();
     read_file(shard_path, info, out);
+    const auto unmapped =
+        std::stable_partition(out.tensors.begin() + static_cast<ptrdiff_t>(first),
+                              out.tensors.end(), [&](const CheckpointTensor& t) {
+                                const auto it = shard_of.find(t.name);
+                                return it != shard_of.end() && it->second == shard;
+                              });
+    if (const auto n = out.tensors.end() - unmapped)
+      left_out.push_back(std::to_string(n) + " in " + shard), left += n;
+    out.tensors.erase(unmapped, out.tensors.end());
   }
-  std::map<std::string, int> file_of;
-  for (const CheckpointTensor& t : out.tensors) file_of.emplace(t.name, t.file);
-  for (const auto& [name, shard] : map->items()) {
-    const auto it = file_of.find(name);
-    if (it == file_of.end() ||
-        out.files[static_cast<size_t>(it->second)] != (dir / shard.get<std::string>()).string())
-      bad("checkpoint index maps tensor " + name + " to shard " + shard.get<std::string>() +
+  if (!left_out.empty())
+    log::warn(path, ": ", left, left == 1 ? " tensor" : " tensors",
+              " of its shards not named in its weight_map left out, as transformers leaves them "
+              "out: ",
+              log::listed(left_out));
+  std::set<std::string> found;
+  for (const CheckpointTensor& t : out.tensors) found.insert(t.name);
+  for (const auto& [name, shard] : shard_of)
+    if (!found.count(name))
+      bad("checkpoint index maps tensor " + name + " to shard " + shard +
               ", which does not hold it",
           path);
-  }
   std::stable_sort(out.tensors.begin(), out.tensors.end(),
                    [](const auto& a, const auto& b) { return natural_less(a.name, b.name); });
 }
@@ -267,6 +333,13 @@ const char* format_name(CheckpointFormat format) {
 }
 
 Checkpoint read_checkpoint(const std::string& path, const FileInfo& file) {
+  if (file.kind == FileKind::checkpoint_folder) {
+    // The file from_pretrained reads, under the folder's name.
+    const std::string inner = (fs::path(path) / file.detail).string();
+    Checkpoint out = read_checkpoint(inner, inspect_file(inner));
+    out.path = path;
+    return out;
+  }
   Checkpoint out;
   out.path = path;
   if (file.kind == FileKind::checkpoint_index) {

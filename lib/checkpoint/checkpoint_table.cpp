@@ -20,8 +20,14 @@ struct Node {
   std::vector<size_t> children, tensors;
 };
 
+// The root row's label: the file's name, or the folder's ("tiny-bert/" is tiny-bert).
+std::string root_name(const std::string& path) {
+  const std::filesystem::path p(path);
+  return (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
+}
+
 std::vector<Node> name_tree(const Checkpoint& c) {
-  std::vector<Node> nodes{{"", std::filesystem::path(c.path).filename().string()}};
+  std::vector<Node> nodes{{"", root_name(c.path)}};
   std::map<std::string, size_t> index{{"", 0}};
   for (size_t i = 0; i < c.tensors.size(); ++i) {
     const std::string& name = c.tensors[i].name;

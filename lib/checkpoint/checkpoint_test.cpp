@@ -36,16 +36,22 @@ void check_against_safetensors(const Checkpoint& c, const std::string& prefix = 
   }
 }
 
-// Reading fixture `name` is bad input naming the file and, in its message, `named`.
-void check_refused(const std::string& name, const std::string& named) {
+// What read_checkpoint says refusing the fixture `name`: bad input naming the file.
+std::string refusal(const std::string& name) {
   try {
     read_checkpoint(checkpoint_fixture(name));
-    FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.code() == Exit::bad_input);
     CHECK(e.where() == checkpoint_fixture(name));
-    CHECK(std::string(e.what()).find(named) != std::string::npos);
+    return e.what();
   }
+  FAIL("no error");
+  return "";
+}
+
+// Reading fixture `name` is bad input naming the file and, in its message, `named`.
+void check_refused(const std::string& name, const std::string& named) {
+  CHECK(refusal(name).find(named) != std::string::npos);
 }
 
 }  // namespace
@@ -170,4 +176,59 @@ TEST_CASE("tensors in lists and tuples are listed; an object holding none is nam
 TEST_CASE("an object holding tensors, or a value holding itself, refuses the file naming it") {
   check_refused("holder.pt", "extra.h");
   check_refused("loop.pt", "loop");
+}
+
+TEST_CASE("damaged files named as checkpoints are read as such, their defect named") {
+  struct Case {
+    const char* file;
+    const char* defect;
+  } cases[] = {
+      {"three_bytes.safetensors", "safetensors header is cut off"},
+      {"array_header.bin", "safetensors header is not a JSON object"},
+      {"not_json.index.json", "checkpoint index is not JSON"},
+      {"deep_metadata.safetensors", "nests its JSON more than 512 deep"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.file);
+    CHECK(refusal(c.file).find(c.defect) != std::string::npos);
+  }
+}
+
+TEST_CASE("an index's shards are file names in its folder: no path leaves it") {
+  for (const char* name : {"escape.index.json", "absolute.index.json", "subfolder.index.json"}) {
+    INFO(name);
+    const std::string what = refusal(name);
+    CHECK(what.find("tensor a ") != std::string::npos);
+    CHECK(what.find("elsewhere/x.safetensors\"") != std::string::npos);
+    CHECK(what.find("not a file name in the index's folder") != std::string::npos);
+  }
+}
+
+TEST_CASE("a shard's tensor its index does not name is left out, as transformers leaves it") {
+  const Checkpoint c = read_checkpoint(checkpoint_fixture("partial.index.json"));
+  CHECK(c.tensors.size() == expected().size() - 1);
+  for (const CheckpointTensor& t : c.tensors) CHECK(t.name != "head.bias");
+}
+
+TEST_CASE("a save_pretrained folder is the checkpoint from_pretrained reads in it") {
+  Checkpoint c = read_checkpoint(checkpoint_fixture("pretrained"));
+  CHECK(c.path == checkpoint_fixture("pretrained"));
+  CHECK(c.format == CheckpointFormat::safetensors);
+  CHECK(c.files == std::vector<std::string>{checkpoint_fixture("pretrained/model.safetensors")});
+  check_against_safetensors(c);
+  CHECK(summarize(c).rows[0].name == "pretrained");
+  c.path += "/";  // as a shell completes it
+  CHECK(summarize(c).rows[0].name == "pretrained");
+}
+
+TEST_CASE("a bool's bytes other than 0 and 1 are true, as torch reads them") {
+  const Checkpoint c = read_checkpoint(checkpoint_fixture("bool_bytes.safetensors"));
+  const nlohmann::json want = nlohmann::json::parse(slurp(checkpoint_fixture("bool_bytes.json")));
+  const RunningStats stats = tensor_stats(c, 1)[0];
+  CHECK(stats.mean() == want["mean"].get<double>());
+  CHECK(stats.max() == want["max"].get<double>());
+  CHECK(stats.min() == want["min"].get<double>());
+  const CheckpointDiff diff = diff_checkpoints(c, c, {}, 1);
+  CHECK(diff.passed());
+  CHECK(diff.tensors[0].max_abs == 0);
 }

@@ -70,23 +70,38 @@ const Tables& tables() {
   return t;
 }
 
+// Element i of an array of T at `data`, which need not be aligned for T: a file places a
+// tensor's bytes where it likes (a safetensors header of odd length, a zip entry anywhere).
+template <class T>
+T element(const void* data, size_t i) {
+  T v;
+  std::memcpy(&v, static_cast<const unsigned char*>(data) + i * sizeof(T), sizeof(T));
+  return v;
+}
+
 template <class From, class To>
 void cast(const void* data, size_t n, To* out) {
-  const From* in = static_cast<const From*>(data);
-  for (size_t i = 0; i < n; ++i) out[i] = static_cast<To>(in[i]);
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<To>(element<From>(data, i));
+}
+
+// A bool's byte as torch reads it: any nonzero byte is true (1). Not read as a C++ bool, which
+// may only hold 0 or 1: a file's other bytes would be undefined behaviour.
+template <class To>
+void bool_bytes(const void* data, size_t n, To* out) {
+  const uint8_t* in = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < n; ++i) out[i] = in[i] != 0;
 }
 
 template <class To, size_t N>
 void lookup(const std::array<float, N>& table, const void* data, size_t n, To* out) {
   using Index = std::conditional_t<N == 256, uint8_t, uint16_t>;
-  const Index* in = static_cast<const Index*>(data);
-  for (size_t i = 0; i < n; ++i) out[i] = table[in[i]];
+  for (size_t i = 0; i < n; ++i) out[i] = table[element<Index>(data, i)];
 }
 
 template <class To>
 void bfloat16_to(const void* data, size_t n, To* out) {
-  const uint16_t* in = static_cast<const uint16_t*>(data);
-  for (size_t i = 0; i < n; ++i) out[i] = std::bit_cast<float>(static_cast<uint32_t>(in[i]) << 16);
+  for (size_t i = 0; i < n; ++i)
+    out[i] = std::bit_cast<float>(static_cast<uint32_t>(element<uint16_t>(data, i)) << 16);
 }
 
 template <class To>
@@ -121,7 +136,7 @@ void convert(DType type, const void* data, size_t n, To* out) {
     case DType::uint64:
       return cast<uint64_t>(data, n, out);
     case DType::boolean:
-      return cast<bool>(data, n, out);
+      return bool_bytes(data, n, out);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "checkpoint/state_dict_pickle.h"
 
+#include <algorithm>
 #include <map>
 #include <cstdio>
 #include <memory>
@@ -24,11 +25,18 @@ struct Value {
   Ref state;                // what BUILD gave it: an object's __dict__ (__setstate__'s argument)
 };
 
-Ref make(Value::Kind kind) { return std::make_shared<Value>(Value{kind}); }
-
 class Machine {
  public:
   Machine(const std::string& bytes, const std::string& where) : b_(bytes), where_(where) {}
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+  // Every value it made lets go of the values it holds, so that all are freed one by one: a
+  // million nested tuples would otherwise overflow the stack as the last reference went, and a
+  // dict set into itself through the memo would never be freed.
+  ~Machine() {
+    for (const Ref& v : made_)
+      v->items.clear(), v->callable.reset(), v->arguments.reset(), v->state.reset();
+  }
 
   Ref run() {
     for (;;) {
@@ -42,6 +50,11 @@ class Machine {
   }
 
  private:
+  Ref make(Value::Kind kind) {
+    made_.push_back(std::make_shared<Value>(Value{kind}));
+    return made_.back();
+  }
+
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(Exit::bad_input,
                 one_line("checkpoint's pickle " + what + " (at byte " + std::to_string(at_) + ")"),
@@ -304,7 +317,49 @@ class Machine {
   std::vector<Ref> stack_;
   std::vector<size_t> marks_;
   std::map<uint64_t, Ref> memo_;
+  std::vector<Ref> made_;
 };
+
+// torch.save's values nest a few levels (a training checkpoint's dicts, a parameter around its
+// tensor); Python's pickler itself stops near 1,000 (its recursion limit).
+constexpr size_t kMaxNesting = 1000;
+
+// Refuses values nested deeper than kMaxNesting or holding themselves (a dict set into itself
+// through the memo), before anything walks them recursively. Iterative: the depth is what it
+// checks.
+void check_nesting(const Ref& top, const std::string& where) {
+  auto refuse = [&](const std::string& what) {
+    throw Error(Exit::bad_input, "checkpoint's pickle " + what, where,
+                "save the checkpoint again with torch.save(model.state_dict(), path)");
+  };
+  std::map<const Value*, size_t> depth;  // of each value done; 0 while its children are walked
+  std::vector<std::pair<const Value*, bool>> work{{top.get(), false}};  // (value, children done)
+  auto children = [](const Value& v) {
+    std::vector<const Value*> out;
+    for (const Ref& r : v.items) out.push_back(r.get());
+    for (const Ref& r : {v.callable, v.arguments, v.state})
+      if (r) out.push_back(r.get());
+    return out;
+  };
+  while (!work.empty()) {
+    auto [v, done] = work.back();
+    work.pop_back();
+    if (done) {
+      size_t deepest = 0;
+      for (const Value* c : children(*v)) deepest = std::max(deepest, depth[c]);
+      if ((depth[v] = deepest + 1) > kMaxNesting)
+        refuse("nests values more than " + std::to_string(kMaxNesting) + " deep");
+      continue;
+    }
+    const auto [it, first] = depth.emplace(v, 0);
+    if (!first) {
+      if (it->second == 0) refuse("holds a value inside itself");
+      continue;
+    }
+    work.push_back({v, true});
+    for (const Value* c : children(*v)) work.push_back({c, false});
+  }
+}
 
 // Reads the tensors out of the built values, through dicts, lists and tuples. A pickle's memo can
 // share a value between places, or nest it in itself: the depth and the values visited are
@@ -505,7 +560,9 @@ class Walker {
 };
 
 PickledState read_pickle(const std::string& pickle, const std::string& where, bool dict) {
-  Ref top = Machine(pickle, where).run();
+  Machine machine(pickle, where);  // owns the values until the walk is done
+  Ref top = machine.run();
+  check_nesting(top, where);
   if (dict && top->kind != Value::dict)
     throw Error(Exit::bad_input, "checkpoint's pickle holds no dict of tensors", where,
                 "save a state_dict: torch.save(model.state_dict(), path)");

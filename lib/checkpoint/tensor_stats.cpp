@@ -23,9 +23,11 @@ void add_widened(RunningStats& stats, DType type, const unsigned char* data, siz
   }
 }
 
-// `n` elements of `type` at `data` into `stats`: directly where RunningStats reads the type,
-// else widened a buffer at a time.
+// `n` elements of `type` at `data` into `stats`: directly where RunningStats reads the type and
+// the file placed them aligned for it, else widened a buffer at a time.
 void add(RunningStats& stats, DType type, const unsigned char* data, size_t n) {
+  if (reinterpret_cast<uintptr_t>(data) % static_cast<uintptr_t>(dtype_bytes(type)))
+    return add_widened<double>(stats, type, data, n);
   switch (type) {
     case DType::float32:
       return stats.add(reinterpret_cast<const float*>(data), n);
@@ -41,13 +43,11 @@ void add(RunningStats& stats, DType type, const unsigned char* data, size_t n) {
       return stats.add(reinterpret_cast<const int8_t*>(data), n);
     case DType::uint8:
       return stats.add(reinterpret_cast<const uint8_t*>(data), n);
-    case DType::boolean:
-      return stats.add(reinterpret_cast<const bool*>(data), n);
     case DType::uint16:
     case DType::uint32:
     case DType::uint64:
       return add_widened<double>(stats, type, data, n);
-    default:  // float16, bfloat16, float8: exactly representable as float
+    default:  // float16, bfloat16, float8, bool's bytes (torch's 0 or 1): exact as float
       return add_widened<float>(stats, type, data, n);
   }
 }

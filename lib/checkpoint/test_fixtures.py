@@ -89,6 +89,42 @@ with zipfile.ZipFile(p("state_dict.pt")) as z, zipfile.ZipFile(p("cut_pickle.pt"
 with open(p("missing_shard.index.json"), "w") as f:
     json.dump({"weight_map": {"a": "gone.safetensors"}}, f)
 
+# Indexes whose weight_map leaves the index's folder: refused whatever the file there holds.
+os.makedirs(p("elsewhere"), exist_ok=True)
+save_file({"a": torch.ones(2)}, p("elsewhere/x.safetensors"))
+for name, shard in (("escape", "../" + os.path.basename(out) + "/elsewhere/x.safetensors"),
+                    ("absolute", os.path.abspath(p("elsewhere/x.safetensors"))),
+                    ("subfolder", "elsewhere/x.safetensors")):
+    with open(p(name + ".index.json"), "w") as f:
+        json.dump({"weight_map": {"a": shard}}, f)
+# An index naming all but one tensor of its shards: transformers loads the named ones only.
+partial = {k: v for k, v in weight_map.items() if k != "head.bias"}
+with open(p("partial.index.json"), "w") as f:
+    json.dump({"weight_map": partial}, f)
+# A folder save_pretrained wrote (its single file), and one holding nothing modrec reads.
+os.makedirs(p("pretrained"), exist_ok=True)
+save_file(tensors, p("pretrained/model.safetensors"))
+os.makedirs(p("no_weights"), exist_ok=True)
+with open(p("no_weights/config.json"), "w") as f:
+    json.dump({"model_type": "bert"}, f)
+# Damaged files named as checkpoints whose bytes tell no kind: the reader still names the defect.
+for name, data in {"three_bytes.safetensors": b"abc",
+                   "array_header.bin": safetensors_bytes(b"[1, 2]"),
+                   "not_json.index.json": b"{weight_map",
+                   "deep_metadata.safetensors": safetensors_bytes(
+                       b'{"__metadata__": ' + b'{"a": ' * 200000 + b"1" + b"}" * 200001)}.items():
+    with open(p(name), "wb") as f:
+        f.write(data)
+# A bool tensor whose bytes are not only 0 and 1 (a file's bytes are anything): torch reads any
+# nonzero byte as True.
+with open(p("bool_bytes.safetensors"), "wb") as f:
+    f.write(safetensors_bytes({"m": {"dtype": "BOOL", "shape": [4], "data_offsets": [0, 4]}},
+                              bytes([70, 0, 1, 255])))
+with safe_open(p("bool_bytes.safetensors"), "pt") as f:
+    m = f.get_tensor("m").double()
+with open(p("bool_bytes.json"), "w") as f:
+    json.dump({"mean": m.mean().item(), "max": m.max().item(), "min": m.min().item()}, f)
+
 
 # Tensor subclasses and objects in a pickle (state_dict_pickle.h): a wrapper subclass as torchao's
 # quantized weights are saved (its inner tensors in its state), an object of a class modrec does

@@ -26,7 +26,7 @@ FileInfo kind_by_pickle(const std::string& data_pkl) {
   if (head.global == "collections.OrderedDict" || head.first_op == '}')
     return {FileKind::state_dict, ""};
   if (head.global.empty() || head.global.rfind("torch._utils._rebuild", 0) == 0)
-    return {FileKind::tensor_pickle, ""};
+    return {FileKind::tensor_pickle, head.first_op == ']' ? "a list" : ""};
   return {FileKind::eager_module, head.global};
 }
 
@@ -57,9 +57,6 @@ FileInfo kind_by_entries(const Archive& archive) {
   return kind_by_pickle(archive.read(*data));
 }
 
-// An index is small (a name per tensor); a JSON text larger than this is no index.
-constexpr uint64_t kMaxIndexBytes = uint64_t{1} << 28;
-
 FileInfo kind_by_json(const ReadOnlyFile& file) {
   if (file.size() > kMaxIndexBytes) return {FileKind::json, ""};
   std::string text(file.size(), '\0');
@@ -67,6 +64,26 @@ FileInfo kind_by_json(const ReadOnlyFile& file) {
   const auto json = read_json_or_discarded(text);
   if (json.is_object() && json.contains("weight_map")) return {FileKind::checkpoint_index, ""};
   return {FileKind::json, ""};
+}
+
+// A folder save_pretrained wrote, named by the first of kPretrainedWeights it holds; else a
+// directory.
+FileInfo kind_of_folder(const std::string& path) {
+  for (const char* name : kPretrainedWeights) {
+    std::error_code ec;
+    const auto status = fs::status(fs::path(path) / name, ec);
+    if (fs::exists(status) && !fs::is_directory(status)) return {FileKind::checkpoint_folder, name};
+  }
+  return {FileKind::directory, ""};
+}
+
+// What a file named as a checkpoint is when its bytes tell nothing else (see inspect_file).
+FileKind kind_by_name(const std::string& path, FileKind sniffed) {
+  if (sniffed != FileKind::empty && sniffed != FileKind::not_zip && sniffed != FileKind::json)
+    return sniffed;
+  if (path.ends_with(".safetensors")) return FileKind::safetensors;
+  if (path.ends_with(".index.json")) return FileKind::checkpoint_index;
+  return sniffed;
 }
 
 // sniff_file's answer, with what a special file is, and the file opened to read its first bytes.
@@ -95,9 +112,10 @@ FileKind kind_by_magic(std::string_view head) {
   const bool control = std::any_of(head.begin(), head.end(),
                                    [](char c) { return static_cast<unsigned char>(c) < 0x09; });
   if (text != std::string_view::npos && head[text] == '{' && !control) return FileKind::json;
-  // safetensors: the header's length, then the header, a JSON object. Before the pickle: the
-  // length's low byte may be 0x80. No other format here has '{' at byte 8.
-  if (head.size() > 8 && head[8] == '{') return FileKind::safetensors;
+  // safetensors: the header's length, then the header, a JSON object ('[' too: a header that is
+  // no object is a damaged safetensors file). Before the pickle: the length's low byte may be
+  // 0x80. No other format here has '{' or '[' at byte 8.
+  if (head.size() > 8 && (head[8] == '{' || head[8] == '[')) return FileKind::safetensors;
   if (head.substr(0, 6) == "\x93NUMPY") return FileKind::numpy;
   if (static_cast<unsigned char>(head[0]) == 0x80) return FileKind::legacy_pickle;
   if (head.substr(0, 4) == "PK\x03\x04") return FileKind::zip;
@@ -108,6 +126,13 @@ FileKind kind_by_magic(std::string_view head) {
 }
 
 FileKind sniff_file(const std::string& path) { return sniff(path).kind; }
+
+std::string pretrained_weight_names() {
+  std::string names;
+  for (const char* name : kPretrainedWeights)
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  return names;
+}
 
 namespace {
 
@@ -138,8 +163,9 @@ FileInfo inspect_file(const std::string& path) {
   if (std::optional<FileInfo> half = half_of_package(path)) return std::move(*half);
   std::shared_ptr<const ReadOnlyFile> file;
   FileInfo sniffed = sniff(path, &file);
-  if (sniffed.kind == FileKind::json) return kind_by_json(*file);
-  if (sniffed.kind != FileKind::zip) return sniffed;
+  if (sniffed.kind == FileKind::directory) return kind_of_folder(path);
+  if (sniffed.kind == FileKind::json) sniffed = kind_by_json(*file);
+  if (sniffed.kind != FileKind::zip) return {kind_by_name(path, sniffed.kind), sniffed.detail};
   try {
     auto archive = std::make_shared<const Archive>(Archive::open(path, std::move(file)));
     FileInfo info = kind_by_entries(*archive);
@@ -157,7 +183,8 @@ std::string describe(const FileInfo& info) {
     case FileKind::missing:
       return "does not exist";
     case FileKind::directory:
-      return "is a directory";
+      return "is a directory, and no save_pretrained folder: it holds none of " +
+             pretrained_weight_names();
     case FileKind::special:
       return "is " + info.detail + ", not a regular file";
     case FileKind::unreadable:
@@ -167,7 +194,7 @@ std::string describe(const FileInfo& info) {
     case FileKind::not_zip:
       return "is not a zip archive, so not a TorchScript model";
     case FileKind::legacy_pickle:
-      return "is a legacy (non-zip) torch.save pickle, not a TorchScript model";
+      return "is a legacy (non-zip) torch.save pickle, which modrec does not read";
     case FileKind::numpy:
       return "is a NumPy .npy array, not a TorchScript model";
     case FileKind::zip:
@@ -189,7 +216,8 @@ std::string describe(const FileInfo& info) {
       return "is an eager pickled module (torch.save(model)) of class " + info.detail +
              ", not a TorchScript model";
     case FileKind::tensor_pickle:
-      return "is a tensor file (torch.save of tensors), not a TorchScript model";
+      return "is a tensor file (torch.save of " + (info.detail.empty() ? "tensors" : info.detail) +
+             "), neither a model nor a state_dict (a dict of tensors)";
     case FileKind::other_zip:
       return "is a zip archive without TorchScript code";
     case FileKind::safetensors:
@@ -200,6 +228,9 @@ std::string describe(const FileInfo& info) {
     case FileKind::checkpoint_index:
       return "is a sharded checkpoint's index (tensors without the model's code), not a "
              "TorchScript model";
+    case FileKind::checkpoint_folder:
+      return "is a save_pretrained folder (its checkpoint " + info.detail +
+             ": tensors without the model's code), not a model";
   }
   return "is not a TorchScript model";
 }
@@ -217,14 +248,21 @@ std::string model_hint(FileKind kind) {
     case FileKind::damaged:
       return "the file is damaged; save the model again (torch.jit.script(model).save(path), or "
              "torch.export.save)";
+    case FileKind::legacy_pickle:
+      return "load it with torch.load and save it again in torch's zip format: "
+             "torch.save(model.state_dict(), path) for a checkpoint, "
+             "torch.jit.script(model).save(path) or torch.export.save for a model";
     case FileKind::state_dict:
     case FileKind::safetensors:
     case FileKind::checkpoint_index:
+    case FileKind::checkpoint_folder:
       return "load it into the model in Python (model.load_state_dict), then save the model with "
              "torch.export.save(torch.export.export(model, args), path), modrec.export, or "
              "torch.jit.script(model).save(path); summary, check and diff read the checkpoint "
              "itself";
     case FileKind::tensor_pickle:
+      return "give tensors with --input; as the model, " + save +
+             "; as a checkpoint, torch.save(model.state_dict(), path)";
     case FileKind::numpy:
       return "give tensors with --input; as the model, " + save;
     case FileKind::aoti_package:
@@ -240,7 +278,16 @@ std::string model_hint(FileKind kind) {
 
 bool is_checkpoint(FileKind kind) {
   return kind == FileKind::state_dict || kind == FileKind::safetensors ||
-         kind == FileKind::checkpoint_index;
+         kind == FileKind::checkpoint_index || kind == FileKind::checkpoint_folder;
+}
+
+bool is_model(FileKind kind) {
+  return kind == FileKind::torchscript || kind == FileKind::exported ||
+         kind == FileKind::aoti_package || kind == FileKind::executorch;
+}
+
+void refuse_model_file(const std::string& path, const FileInfo& info) {
+  throw Error(Exit::bad_input, "model file " + describe(info), path, model_hint(info.kind));
 }
 
 }  // namespace modrec

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "load/test_fixtures.h"
 #include "files/pickle_head.h"
 
@@ -81,4 +84,58 @@ TEST_CASE("pickle head reads protocol 2 and protocol 4 class references") {
   PickleHead list = read_pickle_head(std::string("\x80\x02]q\x00", 5));
   CHECK(list.first_op == ']');
   CHECK(list.global.empty());
+}
+
+namespace {
+
+// A folder of files with the given contents, removed at the end of the test.
+struct Folder {
+  std::string path = test::temp_dir("file-kind");
+  std::string put(const std::string& name, const std::string& bytes) const {
+    std::filesystem::create_directories(std::filesystem::path(path + "/" + name).parent_path());
+    std::ofstream(path + "/" + name, std::ios::binary) << bytes;
+    return path + "/" + name;
+  }
+  ~Folder() {
+    std::error_code ec;
+    modrec::remove_tree(path, ec);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a folder save_pretrained wrote is a checkpoint folder naming the file it reads") {
+  Folder f;
+  f.put("config.json", "{}");
+  CHECK(inspect_file(f.path).kind == FileKind::directory);
+  CHECK(describe(inspect_file(f.path)).find("pytorch_model.bin.index.json") != std::string::npos);
+  f.put("pytorch_model.bin", "PK");
+  CHECK(inspect_file(f.path).detail == "pytorch_model.bin");
+  // safetensors first, as from_pretrained looks for it first; a folder of that name is no file.
+  std::filesystem::create_directories(f.path + "/model.safetensors");
+  CHECK(inspect_file(f.path).detail == "pytorch_model.bin");
+  f.put("model.safetensors.index.json", "{}");
+  const FileInfo info = inspect_file(f.path);
+  CHECK(info.kind == FileKind::checkpoint_folder);
+  CHECK(info.detail == "model.safetensors.index.json");
+  CHECK(is_checkpoint(info.kind));
+}
+
+TEST_CASE("a file named as a checkpoint whose bytes tell no kind is that checkpoint") {
+  Folder f;
+  CHECK(inspect_file(f.put("a.safetensors", "abc")).kind == FileKind::safetensors);
+  CHECK(inspect_file(f.put("a.safetensors.index.json", "{weight")).kind ==
+        FileKind::checkpoint_index);
+  CHECK(inspect_file(f.put("empty.safetensors", "")).kind == FileKind::safetensors);
+  CHECK(inspect_file(f.put("a.bin", "abc")).kind == FileKind::not_zip);
+  CHECK(inspect_file(f.put("config.json", "{}")).kind == FileKind::json);
+  // A header that is a JSON array: a safetensors file whatever its name.
+  CHECK(inspect_file(f.put("array.bin", std::string("\x06\0\0\0\0\0\0\0[1, 2]", 14))).kind ==
+        FileKind::safetensors);
+}
+
+TEST_CASE("a torch.save of a list says so") {
+  const FileInfo list{FileKind::tensor_pickle, "a list"};
+  CHECK(describe(list).find("torch.save of a list") != std::string::npos);
+  CHECK(describe(list).find("neither a model nor a state_dict") != std::string::npos);
 }

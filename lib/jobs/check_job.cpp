@@ -1,11 +1,11 @@
 #include "jobs/check_job.h"
 
-#include <filesystem>
 #include <set>
 #include <sstream>
 
 #include "check/check_report.h"
 #include "checkpoint/tensor_stats.h"
+#include "jobs/subject.h"
 #include "rundir/run_dir.h"
 #include "util/error.h"
 #include "util/scratch_dir.h"
@@ -57,17 +57,14 @@ CheckResult check_checkpoint(const CheckJob& job, const FileInfo& file) {
   return result;
 }
 
-CheckResult check_file(const CheckJob& job) {
-  const FileInfo file = inspect_file(job.run_dir);
-  return is_checkpoint(file.kind) ? check_checkpoint(job, file) : check_model(job);
-}
-
 }  // namespace
 
 int run_check_job(const CheckJob& job, std::ostream& out) {
-  const CheckResult result = std::filesystem::is_regular_file(job.run_dir)
-                                 ? check_file(job)
-                                 : check_run(read_run_dir(job.run_dir), job.rules, job.scope);
+  const Subject subject = subject_of(job.run_dir);
+  const CheckResult result =
+      subject.kind == Subject::checkpoint ? check_checkpoint(job, subject.file)
+      : subject.kind == Subject::model    ? check_model(job)
+                                       : check_run(read_run_dir(job.run_dir), job.rules, job.scope);
   out << format_check(result, job.run_dir, job.format);
   return static_cast<int>(result.violations.empty() ? Exit::ok : Exit::check_failed);
 }

@@ -6,6 +6,7 @@
 #include "checkpoint/checkpoint_diff.h"
 #include "diff/diff_report.h"
 #include "diff/run_diff.h"
+#include "jobs/subject.h"
 #include "jobs/record_job.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -75,12 +76,6 @@ int diff_models(const DiffJob& job, const std::string& dir_a, const std::string&
   return compare_runs(job, a, b, scope, out);
 }
 
-// inspect_file's answer for a regular file, else nullopt (a run directory).
-std::optional<FileInfo> file_info(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) return std::nullopt;
-  return inspect_file(path);
-}
-
 // Two checkpoints, tensor by tensor under torch.allclose's rule: the flags that choose layers,
 // captures or another rule have nothing to choose among.
 int diff_checkpoints(const DiffJob& job, const FileInfo& a, const FileInfo& b, std::ostream& out) {
@@ -100,15 +95,22 @@ int diff_checkpoints(const DiffJob& job, const FileInfo& a, const FileInfo& b, s
 
 int run_diff_job(const DiffJob& job, std::ostream& out) {
   validate(job.tol);
-  const std::optional<FileInfo> a = file_info(job.run_a), b = file_info(job.run_b);
-  const bool checkpoint_a = a && is_checkpoint(a->kind), checkpoint_b = b && is_checkpoint(b->kind);
+  const Subject a = subject_of(job.run_a), b = subject_of(job.run_b);
+  const bool checkpoint_a = a.kind == Subject::checkpoint,
+             checkpoint_b = b.kind == Subject::checkpoint;
   if (checkpoint_a && checkpoint_b && !job.inputs.given())
-    return diff_checkpoints(job, *a, *b, out);
+    return diff_checkpoints(job, a.file, b.file, out);
   if (checkpoint_a != checkpoint_b)
     throw Error(Exit::bad_input, "only one of the two is a checkpoint",
                 checkpoint_a ? job.run_b : job.run_a,
                 "diff two checkpoints, two recordings, or two models with --input");
-  if (!job.inputs.given()) return diff_dirs(job, job.run_a, job.run_b, out);
+  if (!job.inputs.given()) {
+    if (a.kind == Subject::model || b.kind == Subject::model)
+      throw Error(Exit::usage, "a model is recorded on an input before diff compares it",
+                  a.kind == Subject::model ? job.run_a : job.run_b,
+                  "give --input FILE or --input-size SHAPE, or diff two recordings");
+    return diff_dirs(job, job.run_a, job.run_b, out);
+  }
   const ScratchDir scratch("modrec-diff");
   return diff_models(job, record_model(job, job.run_a, (scratch.path / "a").string()),
                      record_model(job, job.run_b, (scratch.path / "b").string()), out);

@@ -111,8 +111,7 @@ std::optional<torch::jit::Module> try_load(
 }  // namespace
 
 torch::jit::Module load_model(const std::string& path, const FileInfo& file, Weights weights) {
-  if (file.kind != FileKind::torchscript)
-    throw Error(Exit::bad_input, "model file " + describe(file), path, model_hint(file.kind));
+  if (file.kind != FileKind::torchscript) refuse_model_file(path, file);
   // LibTorch itself loads an archive with damaged bytes silently. The data records (the weights)
   // are checked as LibTorch reads them, the rest here.
   file.archive->verify_crc(is_data_record);

@@ -50,3 +50,8 @@ TEST_CASE("bare non-finite numbers, as Python's json writes them, only where all
   CHECK(json_number(j.at("v")) == -1);
   CHECK_THROWS_AS(json_number(json("x")), json::type_error);
 }
+
+TEST_CASE("read_json refuses a number beyond a double as a parse error, as every caller catches") {
+  CHECK_THROWS_AS(read_json("[1e999]"), nlohmann::json::parse_error);
+  CHECK(read_json_or_discarded("{\"a\": -1e999}").is_discarded());
+}

@@ -14,6 +14,7 @@ struct ZipEntry {
   std::string name, data;
   uint32_t external_attributes = 0;  // a Unix mode in the upper 16 bits
 };
+using Entries = std::vector<ZipEntry>;
 
 namespace zip_detail {
 inline void put16(std::string& out, uint32_t v) {
