@@ -13,8 +13,8 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   cmd.add_option("MODEL", positional,
                  "the model: TorchScript (.pt), torch.export archive or AOTInductor package "
                  "(.pt2), ExecuTorch program (.pte), or where the subcommand reads one, a "
-                 "checkpoint (.safetensors, its index, a torch.save'd state_dict); or --model, "
-                 "$MODREC_MODEL")
+                 "checkpoint (.safetensors, its index, a torch.save'd state_dict, a "
+                 "save_pretrained folder); or --model, $MODREC_MODEL")
       ->type_name("PATH");
   cmd.add_option("--model", flag, "the model, when not given positionally")->type_name("PATH");
   add_mode_flag(cmd, mode);

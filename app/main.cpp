@@ -131,8 +131,8 @@ constexpr const char* kModelKinds =
     "MODEL is a TorchScript file (.pt, torch.jit.save), a torch.export archive (.pt2, "
     "torch.export.save or modrec.export), an AOTInductor package (.pt2, "
     "aoti_compile_and_package), an ExecuTorch program (.pte), or a checkpoint without code: "
-    ".safetensors, a sharded checkpoint's *.index.json, or a torch.save'd state_dict (summary, "
-    "check and diff read checkpoints).\n"
+    ".safetensors, a sharded checkpoint's *.index.json, a torch.save'd state_dict, or a folder "
+    "save_pretrained wrote (summary, check and diff read checkpoints).\n"
     "Shell completion: source <(modrec completion bash); the man page: man modrec.";
 
 int run(int argc, char** argv) {
