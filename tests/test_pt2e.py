@@ -41,6 +41,7 @@ from torchao.testing.pt2e._xnnpack_quantizer import (XNNPACKQuantizer,
                                                        get_symmetric_quantization_config)
 
 from aoti_fixtures import compile_mlp, rezipped
+from pt2e_fixtures import Net, hooked_outputs
 from e2e import MODREC, ROOT, main, run
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -48,21 +49,6 @@ from torchinfo_table import unit_value  # noqa: E402
 
 TMP = tempfile.mkdtemp(prefix="pt2e-")
 atexit.register(shutil.rmtree, TMP, True)
-
-
-class Net(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.relu = torch.nn.ReLU()
-        self.conv2 = torch.nn.Conv2d(8, 16, 3, padding=1)
-        self.pool = torch.nn.AdaptiveAvgPool2d(1)
-        self.fc = torch.nn.Linear(16, 10)
-
-    def forward(self, x):
-        x = self.relu(self.conv1(x))
-        x = self.relu(self.conv2(x))
-        return self.fc(self.pool(x).flatten(1))
 
 
 def path(name):
@@ -86,23 +72,6 @@ def quantized(model, x, only=(), dynamic=False):
     name = "int8" + "-dynamic" * dynamic + "".join("-" + s for s in only) + ".pt2"
     torch.export.save(program, path(name))
     return converted, program, path(name)
-
-
-def hooked_outputs(module, x):
-    """{module path: [output per call]} and the paths in the order calls return, from forward
-    hooks on `module` run eagerly."""
-    outputs, order = {}, []
-    handles = []
-    for name, m in module.named_modules():
-        def hook(_, __, out, name=name):
-            outputs.setdefault(name, []).append(out.detach())
-            order.append(name)
-        handles.append(m.register_forward_hook(hook))
-    with torch.no_grad():
-        module(x)
-    for h in handles:
-        h.remove()
-    return outputs, order
 
 
 def layers(run_dir):

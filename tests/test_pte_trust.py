@@ -27,6 +27,7 @@ import torchinfo
 from torchinfo.enums import Units
 
 from e2e import ROOT, main, run
+from pt2e_fixtures import Net
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from torchinfo_table import unit_value  # noqa: E402
@@ -38,21 +39,6 @@ atexit.register(shutil.rmtree, TMP, True)
 
 def path(name):
     return os.path.join(TMP, name)
-
-
-class Net(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.relu = torch.nn.ReLU()
-        self.conv2 = torch.nn.Conv2d(8, 16, 3, padding=1)
-        self.pool = torch.nn.AdaptiveAvgPool2d(1)
-        self.fc = torch.nn.Linear(16, 10)
-
-    def forward(self, x):
-        x = self.relu(self.conv1(x))
-        x = self.relu(self.conv2(x))
-        return self.fc(self.pool(x).flatten(1))
 
 
 class MLP(torch.nn.Module):

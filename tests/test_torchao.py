@@ -32,6 +32,7 @@ from torchao.quantization.granularity import PerGroup
 from torchao.utils import unwrap_tensor_subclass
 
 from e2e import ROOT, main, run
+from pt2e_fixtures import hooked_outputs
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -87,21 +88,6 @@ def table_json(file):
 def torchinfo_table(model, x):
     Units.__format__ = unit_value  # torchinfo's own "(M)", as scripts/torchinfo_table.py
     return str(torchinfo.summary(model, input_data=x, verbose=0)) + "\n"
-
-
-def hooked_outputs(module, x):
-    """{module path: [output per call]}, and the paths in the order calls return."""
-    outputs, order, handles = {}, [], []
-    for name, m in module.named_modules():
-        def hook(_, __, out, name=name):
-            outputs.setdefault(name, []).append(out.detach())
-            order.append(name)
-        handles.append(m.register_forward_hook(hook))
-    with torch.no_grad():
-        module(x)
-    for h in handles:
-        h.remove()
-    return outputs, order
 
 
 def rezipped(src, dst, edit):

@@ -24,10 +24,10 @@ std::string_view non_finite_at(std::string_view text, std::size_t at) {
   return {};
 }
 
-// The text with bare non-finite numbers outside strings quoted; empty when it has none.
-std::string quoted_non_finite(std::string_view text) {
-  std::string quoted;
-  std::size_t copied = 0;  // text before this is in `quoted`
+// Calls fn(i) for each byte of `text` outside its strings (quotes included), in order; fn returns
+// how many more bytes it consumed (0 for the byte itself).
+template <class Fn>
+void for_each_outside_strings(std::string_view text, const Fn& fn) {
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -38,12 +38,23 @@ std::string quoted_non_finite(std::string_view text) {
         in_string = false;
     } else if (c == '"') {
       in_string = true;
-    } else if (const std::string_view token = non_finite_at(text, i); !token.empty()) {
-      quoted.append(text.substr(copied, i - copied)).append("\"").append(token).append("\"");
-      copied = i + token.size();
-      i = copied - 1;
+    } else {
+      i += fn(i);
     }
   }
+}
+
+// The text with bare non-finite numbers outside strings quoted; empty when it has none.
+std::string quoted_non_finite(std::string_view text) {
+  std::string quoted;
+  std::size_t copied = 0;  // text before this is in `quoted`
+  for_each_outside_strings(text, [&](std::size_t i) -> std::size_t {
+    const std::string_view token = non_finite_at(text, i);
+    if (token.empty()) return 0;
+    quoted.append(text.substr(copied, i - copied)).append("\"").append(token).append("\"");
+    copied = i + token.size();
+    return token.size() - 1;
+  });
   if (copied == 0) return {};
   return quoted.append(text.substr(copied));
 }
@@ -52,22 +63,14 @@ std::string quoted_non_finite(std::string_view text) {
 
 std::size_t json_depth(std::string_view text) {
   std::size_t depth = 0, deepest = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  for_each_outside_strings(text, [&](std::size_t i) -> std::size_t {
     const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;  // the escaped character cannot end the string
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
+    if (c == '[' || c == '{')
       deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
+    else if ((c == ']' || c == '}') && depth > 0)
       --depth;
-    }
-  }
+    return 0;
+  });
   return deepest;
 }
 

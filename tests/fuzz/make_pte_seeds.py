@@ -13,20 +13,8 @@ import zipfile
 
 import torch
 
-
-class Net(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.relu = torch.nn.ReLU()
-        self.conv2 = torch.nn.Conv2d(8, 16, 3, padding=1)
-        self.pool = torch.nn.AdaptiveAvgPool2d(1)
-        self.fc = torch.nn.Linear(16, 10)
-
-    def forward(self, x):
-        x = self.relu(self.conv1(x))
-        x = self.relu(self.conv2(x))
-        return self.fc(self.pool(x).flatten(1))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pt2e_fixtures import Net  # noqa: E402  (tests/pt2e_fixtures.py)
 
 
 def main(out):
