@@ -13,6 +13,7 @@
 #include "man_page.h"
 #include "progress.h"
 #include "load/torch_warnings.h"
+#include "load/version.h"
 #include "load/version_line.h"
 #include "util/error.h"
 #include "util/interrupt.h"
