@@ -408,7 +408,7 @@ class RecordCliTest(StatsAssertions):
         self.assertEqual(manifest["options"], {
             "layers": "type:Linear,0-1", "capture": ["input", "output"], "loss": "sum",
             "grad_file": None, "backward": False, "save": "pt", "batch_size": None, "reduce": None,
-            "edits": [], "when": None, "targets_file": None, "mode": "eval"})
+            "edits": [], "when": None, "targets_file": None, "mode": "eval", "columns": []})
         self.assertEqual((manifest["batches"], manifest["kept_batches"], manifest["samples"]),
                          (1, [1], 4))
         self.assertIsNone(manifest["first_nonfinite"])
