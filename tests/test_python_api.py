@@ -377,16 +377,21 @@ class Pictures(unittest.TestCase):
         model = eager_model()
         x = torch.load(INPUT)
         sizes = {}
+
+        def hook(module, args, output, name):
+            sizes.setdefault(name, list(output.shape))  # returns None: the output stays
+
         for name, module in model.named_modules():
             if name:
-                module.register_forward_hook(
-                    lambda m, i, o, name=name: sizes.setdefault(name, list(o.shape)))
-        model(x)
+                module.register_forward_hook(lambda m, i, o, name=name: hook(m, i, o, name))
+        with torch.no_grad():
+            model(x)
         graph = modrec.graph(MODEL, INPUT, depth=99)
         calls = {n["path"]: n for n in graph["nodes"] if n["kind"] == "call"}
-        self.assertEqual(set(calls), set(sizes))
-        for path, size in sizes.items():
-            self.assertEqual(calls[path]["output_size"], size, path)
+        clusters = {c["path"] for c in graph["clusters"] if c["path"]}  # containers (features)
+        self.assertEqual(set(calls) | clusters, set(sizes))
+        for path, node in calls.items():
+            self.assertEqual(node["output_size"], sizes[path], path)
         self.assertIn("digraph", modrec.graph(MODEL, format="dot"))
 
     def test_report_returns_the_page_and_refuses_an_existing_file(self):
