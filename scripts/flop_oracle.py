@@ -153,11 +153,11 @@ def count(name):
     return result
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("model")
     parser.add_argument("--out", required=True)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with open(args.out, "w") as f:
         json.dump(count(args.model), f, indent=1)
 

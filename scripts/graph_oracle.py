@@ -129,12 +129,12 @@ def graph(model, inputs):
     return {"calls": calls, "edges": edges}
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("model")
     parser.add_argument("--input", action="append", default=[])
     parser.add_argument("--out", required=True)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     model = models.build(args.model)
     inputs = models.example_inputs(args.model)
     if args.input:

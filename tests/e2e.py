@@ -63,12 +63,45 @@ def sample(name, kind="pt"):
     return path
 
 
+def in_this_process():
+    """Whether this process is the oracle's Python, which then runs the oracle scripts itself: a
+    new process would import torch again, seconds per call, most of the suite's time."""
+    return os.path.realpath(PYTHON) == os.path.realpath(sys.executable)
+
+
+def script_module(script):
+    """scripts/<script>.py, imported."""
+    if os.path.join(ROOT, "scripts") not in sys.path:
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import importlib
+    return importlib.import_module(script)
+
+
+def run_script(script, *args):
+    """Runs scripts/<script>.py's main with these arguments, in this process when it is the
+    oracle's Python, else as a process of it."""
+    argv = [str(a) for a in args]
+    if in_this_process():
+        script_module(script).main(argv)
+    else:
+        subprocess.run([PYTHON, os.path.join(ROOT, "scripts", script + ".py"), *argv], check=True,
+                       capture_output=True)
+
+
+def torchinfo_table(*args):
+    """What `scripts/torchinfo_table.py ARGS` prints: torchinfo 1.8's table of an eager model."""
+    argv = [str(a) for a in args]
+    if in_this_process():
+        return script_module("torchinfo_table").table(argv) + "\n"
+    return subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "torchinfo_table.py"), *argv],
+                          check=True, capture_output=True, text=True).stdout
+
+
 def oracle(*args):
     """Runs scripts/oracle.py and returns its JSON (summary) or output directory (record)."""
     out = tempfile.mkdtemp(prefix="oracle-")
     target = os.path.join(out, "result.json") if args[0] == "summary" else os.path.join(out, "rec")
-    subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "oracle.py"), *map(str, args), "--out", target],
-                   check=True, capture_output=True)
+    run_script("oracle", *args, "--out", target)
     if args[0] == "summary":
         with open(target) as f:
             return json.load(f)

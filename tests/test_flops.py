@@ -17,13 +17,12 @@ import csv
 import io
 import json
 import os
-import subprocess
 import tempfile
 import unittest
 
 from torch.utils.flop_counter import flop_registry
 
-from e2e import PYTHON, ROOT, main, run, sample
+from e2e import main, run, run_script, sample
 
 FORMULA_OPS = {op._qualified_op_name for op in flop_registry if hasattr(op, "_qualified_op_name")}
 
@@ -31,8 +30,7 @@ FORMULA_OPS = {op._qualified_op_name for op in flop_registry if hasattr(op, "_qu
 def flop_oracle(name):
     with tempfile.TemporaryDirectory(prefix="flop-oracle-") as tmp:
         out = os.path.join(tmp, "result.json")
-        subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "flop_oracle.py"), name, "--out", out],
-                       check=True, capture_output=True)
+        run_script("flop_oracle", name, "--out", out)
         with open(out) as f:
             return json.load(f)
 

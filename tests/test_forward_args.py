@@ -11,14 +11,13 @@ import inspect
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
 
 import torch
 
-from e2e import MODELS, PYTHON, ROOT, main, run, sample
+from e2e import MODELS, ROOT, main, run, sample, torchinfo_table
 from test_record_oracle import RecordComparison
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -62,11 +61,8 @@ class ForwardArguments(RecordComparison):
         return path
 
     def torchinfo(self, kwargs):
-        p = subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "torchinfo_table.py"), "ArgsNet",
-                            "--weights", self.model, "--input", self.x, "--columns", COLUMNS,
-                            "--kwargs", self.kwargs_file(kwargs)],
-                           capture_output=True, text=True, check=True)
-        return p.stdout
+        return torchinfo_table("ArgsNet", "--weights", self.model, "--input", self.x, "--columns",
+                               COLUMNS, "--kwargs", self.kwargs_file(kwargs))
 
     def test_tables_equal_torchinfo_with_the_same_keyword_arguments(self):
         for flags, kwargs in (DEFAULTS, every_kind()):

@@ -11,7 +11,8 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-from e2e import PYTHON, ROOT, SAMPLES, main, run, sample, tensor_file
+import e2e
+from e2e import SAMPLES, main, run, sample, tensor_file
 
 ALL = "99"  # a depth beyond every model's: every atomic call is a node
 
@@ -19,8 +20,8 @@ ALL = "99"  # a depth beyond every model's: every atomic call is a node
 def oracle(name, inputs):
     with tempfile.TemporaryDirectory(prefix="graph-oracle-") as tmp:
         out = os.path.join(tmp, "graph.json")
-        subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "graph_oracle.py"), name, "--out", out,
-                        *[a for f in inputs for a in ("--input", f)]], check=True, capture_output=True)
+        e2e.run_script("graph_oracle", name, "--out", out,
+                       *[a for f in inputs for a in ("--input", f)])
         with open(out) as f:
             return json.load(f)
 

@@ -9,7 +9,6 @@ import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -17,7 +16,7 @@ import unittest
 import torch
 
 import e2e
-from e2e import ROOT, PYTHON, run, main, sample
+from e2e import ROOT, run, main, sample
 from test_flops import flop_oracle, per_path
 from test_graph import GraphCase
 from test_record_oracle import CAPTURES, RecordComparison, load_pt
@@ -53,9 +52,7 @@ def exported(name):
 
 
 def torchinfo_table(name, *extra):
-    return subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "torchinfo_table.py"), name,
-                           "--weights", sample(name), *extra],
-                          check=True, capture_output=True, text=True).stdout
+    return e2e.torchinfo_table(name, "--weights", sample(name), *extra)
 
 
 def torchinfo_structure(name):
@@ -162,19 +159,6 @@ class PassThrough(torch.nn.Module):
 ALL_COLUMNS = "input_size,output_size,num_params,params_percent,kernel_size,mult_adds,trainable"
 
 
-def torchinfo_here(name, *args):
-    """scripts/torchinfo_table.py's table, run in this process (the many tables of ExportNotes
-    would each import torch again)."""
-    import contextlib
-    import io
-    from unittest import mock
-    import torchinfo_table as script
-    argv = ["torchinfo_table.py", name, "--weights", sample(name), *args]
-    with mock.patch.object(sys, "argv", argv), contextlib.redirect_stdout(io.StringIO()) as out:
-        script.main()
-    return out.getvalue()
-
-
 # The captures of modrec.export's archives that equal eager hooks'; all four but where the notes
 # cannot tell the graph's values apart (docs/export-notes.md, Not told):
 NOTED_CAPTURES = {
@@ -214,7 +198,7 @@ class ExportNotes(RecordComparison):
             for depth in ("1", "2", "99"):
                 args = ["--input", sample_input(name), "--columns", ALL_COLUMNS, "--depth", depth]
                 out, err = run("summary", exported_with_notes(name), *args)
-                self.assertEqual(out, torchinfo_here(name, *args), (name, depth))
+                self.assertEqual(out, torchinfo_table(name, *args), (name, depth))
                 # the notes are used (the meta pass's fallback, a torch matter, may be told)
                 self.assertNotIn("modrec-notes", err, name)
                 self.assertNotIn("run no operator", err, name)
@@ -229,7 +213,7 @@ class ExportNotes(RecordComparison):
         for depth in ("1", "99"):
             args = ["--input", sample_input(name), "--columns", ALL_COLUMNS, "--depth", depth]
             keyword_only = os.path.join(OUT, "keyword_only.json")
-            want = torchinfo_here(name, *args, "--keyword-only", keyword_only)
+            want = torchinfo_table(name, *args, "--keyword-only", keyword_only)
             with open(keyword_only) as f:
                 lines = json.load(f)["lines"]
             self.assertEqual(len(lines), 1)  # the keyword-only call is there

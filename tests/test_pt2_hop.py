@@ -6,8 +6,6 @@ parameter gradients torch.autograd's, the flops column FlopCounterMode's. Dynami
 sizes inside their range_constraints and refuse one outside (exit 2). Decoders exported by
 modrec.export: tables with the ModuleList typed, captures. The models are in scripts/models.py
 (EXPORT_MODELS), exported once per class into a temporary directory."""
-import contextlib
-import io
 import json
 import os
 import re
@@ -15,10 +13,10 @@ import shutil
 import sys
 import tempfile
 import unittest
-from unittest import mock
 
 import torch
 
+import e2e
 from e2e import ROOT, run, main
 from test_flops import per_path
 from test_record_oracle import RecordComparison
@@ -26,7 +24,6 @@ from test_record_oracle import RecordComparison
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import flop_oracle  # noqa: E402
 import models  # noqa: E402
-import torchinfo_table as torchinfo_table_script  # noqa: E402
 
 DECODERS = ("Llama", "Mistral", "Gemma", "GPTNeoX")
 BLOCKS = ("NoGradBlockNet", "NestedNoGradNet", "AutocastBlockNet", "CondNet", "WhileLoopNet",
@@ -53,11 +50,7 @@ def save(out, tag, value):
 
 
 def torchinfo_table(name, weights, *extra):
-    """scripts/torchinfo_table.py's table, in this process (transformers imports slowly)."""
-    argv = ["torchinfo_table.py", name, "--weights", weights, *extra]
-    with mock.patch.object(sys, "argv", argv), contextlib.redirect_stdout(io.StringIO()) as out:
-        torchinfo_table_script.main()
-    return out.getvalue()
+    return e2e.torchinfo_table(name, "--weights", weights, *extra)
 
 
 def untyped(table):

@@ -13,9 +13,8 @@ import torch
 
 from e2e import SAMPLES, run, main, sample
 from test_pt2 import (ALL_COLUMNS, NOTED_CAPTURES, eager, sample_input, table_without_input,
-                      torchinfo_structure)
+                      torchinfo_structure, torchinfo_table)
 from test_record_oracle import CAPTURES, RecordComparison
-import torchinfo_table as torchinfo_script  # scripts/ (on the path test_pt2 set)
 
 # (torch version, model): every archive of samples/torch-<version>/
 ARCHIVES = [("2.12", name) for name in ("TinyConvNet", "ReusedModuleNet", "ModuleListNet",
@@ -25,12 +24,6 @@ ARCHIVES += [("2.11", name) for name in ("TinyConvNet", "ReusedModuleNet")]
 # called, an Identity, BatchNorm's buffers
 NOTED = [(version, name) for version in ("2.11", "2.15")
          for name in ("ModuleListNet", "AliasingNet", "TinyConvNet")]
-
-
-def torchinfo_table(name, *args):
-    """What `scripts/torchinfo_table.py NAME --weights SAMPLE ARGS` prints, made in this process:
-    the file's 25 tables would otherwise import torch 25 times."""
-    return torchinfo_script.table([name, "--weights", sample(name), *args]) + "\n"
 
 
 def archive(version, name, notes=False):

@@ -14,14 +14,13 @@ import re
 import shutil
 import sys
 import tempfile
-import unittest
 import warnings
 
 import torch
 
 from e2e import ROOT, run, main
 from test_pt2_hop import save, torchinfo_table, untyped
-from test_record_oracle import CAPTURES, RecordComparison
+from test_record_oracle import RecordComparison
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "python"))
