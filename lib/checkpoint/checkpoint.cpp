@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "checkpoint/state_dict_pickle.h"
+#include "files/state_dict_pickle.h"
 #include "files/tensor_extent.h"
 #include "util/error.h"
 #include "util/log.h"

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checkpoint/dtypes.h"
+#include "files/dtypes.h"
 #include "files/file_kind.h"
 
 namespace modrec {

@@ -1,7 +1,7 @@
 // libFuzzer target: a torch.save'd state_dict whose data.pkl is the input, in a zip archive as
 // torch.save writes it (its storages data/0 ... data/7 of 256 bytes each, CRCs right, so the
 // mutations reach the pickle, not the zip checks). The pickle is read by modrec's own pickle
-// machine, which never executes it (lib/checkpoint/state_dict_pickle.h), alone and as modrec
+// machine, which never executes it (lib/files/state_dict_pickle.h), alone and as modrec
 // reads the file (its kind told from the pickle's head; each tensor held to its storage), then
 // summary's table, check's statistics and rules and diff's comparison.
 // A modrec::Error is the expected way to refuse a file; anything else is a finding.
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "checkpoint/state_dict_pickle.h"
+#include "files/state_dict_pickle.h"
 #include "checkpoint_stages.h"
 #include "fuzz_file.h"
 #include "stored_zip.h"

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "checkpoint/state_dict_pickle.h"
+#include "files/state_dict_pickle.h"
 #include "load/pt2/stored_tensor.h"
 #include "ops/quantized/subclass_inner.h"
 #include "util/error.h"

@@ -1,6 +1,6 @@
 // A .pt2's weight stored pickled ("use_pickle": true in its weights config): torch.export.save
 // writes a tensor subclass (torchao's quantized weights) as a whole torch.save archive inside the
-// archive. It is read by modrec's own pickle reader (checkpoint/state_dict_pickle.h: nothing of it
+// archive. It is read by modrec's own pickle reader (files/state_dict_pickle.h: nothing of it
 // runs), its inner tensors built from that archive's storages, and attached to the outer tensor
 // for export::access_subclass_inner_tensor, the operator the program reads them with.
 #pragma once

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint/dtypes.h"
+#include "files/dtypes.h"
 
 namespace modrec {
 

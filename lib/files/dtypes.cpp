@@ -1,4 +1,4 @@
-#include "checkpoint/dtypes.h"
+#include "files/dtypes.h"
 
 #include <array>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "checkpoint/state_dict_pickle.h"
+#include "files/state_dict_pickle.h"
 
 #include <algorithm>
 #include <map>
