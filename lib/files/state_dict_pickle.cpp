@@ -25,9 +25,18 @@ struct Value {
   Ref state;                // what BUILD gave it: an object's __dict__ (__setstate__'s argument)
 };
 
+// Who reads the pickle, for its errors: "checkpoint's pickle" and the advice to save it again.
+struct Wording {
+  std::string subject, advice;
+};
+
+const Wording kCheckpoint{"checkpoint's pickle",
+                          "save the checkpoint again with torch.save(model.state_dict(), path)"};
+
 class Machine {
  public:
-  Machine(const std::string& bytes, const std::string& where) : b_(bytes), where_(where) {}
+  Machine(const std::string& bytes, const std::string& where, const Wording& wording)
+      : b_(bytes), where_(where), wording_(wording) {}
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
   // Every value it made lets go of the values it holds, so that all are freed one by one: a
@@ -57,8 +66,8 @@ class Machine {
 
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(Exit::bad_input,
-                one_line("checkpoint's pickle " + what + " (at byte " + std::to_string(at_) + ")"),
-                where_, "save the checkpoint again with torch.save(model.state_dict(), path)");
+                one_line(wording_.subject + " " + what + " (at byte " + std::to_string(at_) + ")"),
+                where_, wording_.advice);
   }
 
   uint64_t little_endian(int n) {
@@ -125,11 +134,14 @@ class Machine {
     stack_.push_back(r);
   }
 
-  void push_tuple(std::vector<Ref> items) {
-    Ref r = make(Value::tuple);
+  void push_container(Value::Kind kind, std::vector<Ref> items) {
+    if (kind == Value::dict && items.size() % 2) fail("sets a key without a value");
+    Ref r = make(kind);
     r->items = std::move(items);
     stack_.push_back(r);
   }
+
+  void push_tuple(std::vector<Ref> items) { push_container(Value::tuple, std::move(items)); }
 
   void push_tuple_of(size_t n) {
     std::vector<Ref> items(n);
@@ -186,6 +198,21 @@ class Machine {
       case 't':
         push_tuple(pop_marked());
         return;
+      case 'l':  // LIST: the values since the MARK
+        push_container(Value::list, pop_marked());
+        return;
+      case 'd':  // DICT: the key, value pairs since the MARK
+        push_container(Value::dict, pop_marked());
+        return;
+      case 0x8f:  // EMPTY_SET, filled by ADDITEMS: a list here
+        stack_.push_back(make(Value::list));
+        return;
+      case 0x90:  // ADDITEMS
+        add_items(pop_marked());
+        return;
+      case 0x91:  // FROZENSET
+        push_container(Value::list, pop_marked());
+        return;
       case 0x85:
         push_tuple_of(1);
         return;
@@ -232,6 +259,15 @@ class Machine {
         push_text(Value::string, bytes(little_endian(4)));
         return;
       case 'C':  // SHORT_BINBYTES
+        push_text(Value::string, bytes(little_endian(1)));
+        return;
+      case 0x8e:  // BINBYTES8
+        push_text(Value::string, bytes(little_endian(8)));
+        return;
+      case 'T':  // BINSTRING
+        push_text(Value::string, bytes(little_endian(4)));
+        return;
+      case 'U':  // SHORT_BINSTRING
         push_text(Value::string, bytes(little_endian(1)));
         return;
       case 'c': {
@@ -294,6 +330,12 @@ class Machine {
       case '0':
         pop();
         return;  // POP
+      case '1':
+        pop_marked();
+        return;  // POP_MARK
+      case '2':
+        stack_.push_back(top());
+        return;  // DUP
       default: {
         char hex[8];
         std::snprintf(hex, sizeof hex, "0x%02x", op);
@@ -313,6 +355,7 @@ class Machine {
 
   const std::string& b_;
   const std::string& where_;
+  const Wording& wording_;
   size_t at_ = 0;
   std::vector<Ref> stack_;
   std::vector<size_t> marks_;
@@ -327,10 +370,9 @@ constexpr size_t kMaxNesting = 1000;
 // Refuses values nested deeper than kMaxNesting or holding themselves (a dict set into itself
 // through the memo), before anything walks them recursively. Iterative: the depth is what it
 // checks.
-void check_nesting(const Ref& top, const std::string& where) {
+void check_nesting(const Ref& top, const std::string& where, const Wording& wording) {
   auto refuse = [&](const std::string& what) {
-    throw Error(Exit::bad_input, "checkpoint's pickle " + what, where,
-                "save the checkpoint again with torch.save(model.state_dict(), path)");
+    throw Error(Exit::bad_input, wording.subject + " " + what, where, wording.advice);
   };
   std::map<const Value*, size_t> depth;  // of each value done; 0 while its children are walked
   std::vector<std::pair<const Value*, bool>> work{{top.get(), false}};  // (value, children done)
@@ -560,9 +602,9 @@ class Walker {
 };
 
 PickledState read_pickle(const std::string& pickle, const std::string& where, bool dict) {
-  Machine machine(pickle, where);  // owns the values until the walk is done
+  Machine machine(pickle, where, kCheckpoint);  // owns the values until the walk is done
   Ref top = machine.run();
-  check_nesting(top, where);
+  check_nesting(top, where, kCheckpoint);
   if (dict && top->kind != Value::dict)
     throw Error(Exit::bad_input, "checkpoint's pickle holds no dict of tensors", where,
                 "save a state_dict: torch.save(model.state_dict(), path)");
@@ -579,6 +621,13 @@ PickledState read_state_dict_pickle(const std::string& pickle, const std::string
 
 PickledState read_tensor_pickle(const std::string& pickle, const std::string& where) {
   return read_pickle(pickle, where, false);
+}
+
+void check_pickle_nesting(const std::string& pickle, const std::string& where,
+                          const std::string& subject, const std::string& advice) {
+  const Wording wording{subject, advice};
+  Machine machine(pickle, where, wording);
+  check_nesting(machine.run(), where, wording);
 }
 
 }  // namespace modrec

@@ -56,4 +56,12 @@ PickledState read_state_dict_pickle(const std::string& pickle, const std::string
 // its tensor named "", a subclass's inner tensors by attribute: "qdata".
 PickledState read_tensor_pickle(const std::string& pickle, const std::string& where);
 
+// Refuses a tensor file's data.pkl, before LibTorch's unpickler reads it, when its values nest
+// deeper than torch.save's ever do (1,000) or hold themselves: LibTorch frees nested values
+// recursively, so a file of 200,000 nested lists would overflow the stack. Also refuses what
+// read_state_dict_pickle refuses as malformed. Throws Error(bad_input, "<subject> nests ...",
+// `where`, `advice`).
+void check_pickle_nesting(const std::string& pickle, const std::string& where,
+                          const std::string& subject, const std::string& advice);
+
 }  // namespace modrec

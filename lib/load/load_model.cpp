@@ -12,6 +12,7 @@
 #include "ops/meta/meta_import.h"
 #include "load/operator_libraries.h"
 #include "files/archive_adapter.h"
+#include "files/state_dict_pickle.h"
 #include "load/version.h"
 #include "util/error.h"
 
@@ -34,6 +35,24 @@ void verify_compressed(const Archive& archive, caffe2::serialize::PyTorchStreamR
                   archive.path(), "the file was corrupted after saving; save or copy it again");
     auto [data, size] = reader.getRecord(e.name.substr(e.name.find('/') + 1));
     archive.check_crc(e, data.get(), size);
+  }
+}
+
+// LibTorch builds a pickle's values and frees them recursively: a data.pkl or constants.pkl of
+// 200,000 nested lists overflowed the stack (SIGSEGV). Every pickle of the archive is walked by
+// modrec's own machine first, which refuses nesting deeper than torch.save's.
+void check_pickles(const Archive& archive, caffe2::serialize::PyTorchStreamReader& reader) {
+  for (const auto& e : archive.entries()) {
+    if (!e.name.ends_with(".pkl") && !e.name.ends_with(".debug_pkl")) continue;
+    std::string bytes;
+    if (e.stored()) {
+      bytes = archive.read(e);
+    } else {
+      auto [data, size] = reader.getRecord(e.name.substr(e.name.find('/') + 1));
+      bytes.assign(static_cast<const char*>(data.get()), size);
+    }
+    check_pickle_nesting(bytes, archive.path(), "archive entry " + e.name,
+                         "the file was corrupted after saving; save or copy it again");
   }
 }
 
@@ -119,6 +138,7 @@ torch::jit::Module load_model(const std::string& path, const FileInfo& file, Wei
   try {
     caffe2::serialize::PyTorchStreamReader reader(adapter);
     verify_compressed(*file.archive, reader);
+    check_pickles(*file.archive, reader);
   } catch (const c10::Error& e) {
     throw cannot_load(*file.archive, e.what_without_backtrace());
   }

@@ -11,6 +11,7 @@
 #include "files/archive.h"
 #include "files/file_kind.h"
 #include "files/pickle_head.h"
+#include "files/state_dict_pickle.h"
 #include "files/archive_adapter.h"
 #include "tensor_files/npy.h"
 #include "tensor_files/pickle_lengths.h"
@@ -96,6 +97,7 @@ PickleHead check_archive(ZipReader& reader, const std::string& path) {
   if (!head.global.empty() && head.global.rfind("torch._utils.", 0) != 0)
     throw bad_input(path, "is a pickled Python object of class " + head.global +
                               " (e.g. an eager module saved with torch.save(model)), not tensors");
+  check_pickle_nesting(data_pkl, path, "input file's data.pkl", kSave);
   return head;
 }
 

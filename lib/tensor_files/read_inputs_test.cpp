@@ -135,6 +135,20 @@ TEST_CASE("a pickled string longer than the file is refused before LibTorch allo
   }
 }
 
+// 5,000 nested lists: LibTorch's unpickler builds them, and freeing them recursed 5,000 deep
+// (200,000 overflowed the stack: SIGSEGV). Refused before LibTorch reads the pickle.
+TEST_CASE("a pickle nesting values deeper than torch.save does is refused before LibTorch reads it") {
+  const std::string path =
+      std::string(MODREC_SOURCE_DIR) + "/tests/fuzz/regressions/tensor_pickle_deep_lists.pt";
+  try {
+    read_inputs(path);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == Exit::bad_input);
+    CHECK(std::string(e.what()) == "input file's data.pkl nests values more than 1000 deep");
+  }
+}
+
 TEST_CASE("read_saved_value keeps a saved tuple's structure and the values that are no tensors") {
   const std::string path = fixture("saved_value.pt");
   const auto x = at::arange(4.0);
