@@ -137,7 +137,8 @@ TEST_CASE("a pickled string longer than the file is refused before LibTorch allo
 
 // 5,000 nested lists: LibTorch's unpickler builds them, and freeing them recursed 5,000 deep
 // (200,000 overflowed the stack: SIGSEGV). Refused before LibTorch reads the pickle.
-TEST_CASE("a pickle nesting values deeper than torch.save does is refused before LibTorch reads it") {
+TEST_CASE(
+    "a pickle nesting values deeper than torch.save does is refused before LibTorch reads it") {
   const std::string path =
       std::string(MODREC_SOURCE_DIR) + "/tests/fuzz/regressions/tensor_pickle_deep_lists.pt";
   try {
