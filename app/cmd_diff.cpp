@@ -44,6 +44,9 @@ Command add_diff(CLI::App& app) {
   add_enum_option(*cmd, "--check-error-stat", job->tol.stat, error_stat_names(),
                   "elemwise (default), max, mean, median or p99: which statistic of the error "
                   "meets the tolerance");
+  add_number(*cmd, "--memory-rtol", job->tol.memory_rtol, 0.0, kMaxReal,
+             "runs recorded with --columns saved_bytes,peak_bytes: a layer's measured memory "
+             "differs beyond this fraction of RUN_B's (default 0.1)");
   cmd->add_flag("--fail-fast", job->fail_fast,
                 "stop at the first call, in the order calls return, whose output differs");
   add_scope_flags(*cmd, job->scope);

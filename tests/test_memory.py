@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import tempfile
+import types
 import unittest
 
 import torch
@@ -321,6 +322,44 @@ class Record(unittest.TestCase):
         with open(os.path.join(out_dir, "stats.csv")) as f:
             rows = list(csv.DictReader(f))
         self.assertTrue(rows and all(r["saved_bytes"] for r in rows))
+
+    def record(self, c, x_file, name):
+        out_dir = os.path.join(OUT, name)
+        run("record", c.files["pt"], "--input", x_file, "--layers", "all", "--capture", "param",
+            "--save", "none", "--columns", "saved_bytes,peak_bytes", "--out", out_dir)
+        return out_dir
+
+    def test_diff_compares_the_columns(self):
+        # Twice the batch: every call keeps twice the bytes for the backward (eager's own figures
+        # say so) while the parameters, the tensors compared, stay equal: diff fails on the
+        # memory alone, naming each layer, with both runs' figures.
+        c = case("ConvBnRelu")
+        double = types.SimpleNamespace(model=c.model, x=torch.cat([c.x, c.x]))
+        double_file = os.path.join(OUT, "ConvBnRelu.double.pt")
+        torch.save(double.x, double_file)
+        base = self.record(c, c.input, "rec-base")
+        again = self.record(c, c.input, "rec-again")
+        bigger = self.record(c, double_file, "rec-double")
+        out, _ = run("diff", again, base, "--format", "json")
+        self.assertTrue(json.loads(out)["passed"])
+        out, _ = run("diff", bigger, base, "--format", "json", code=1)
+        got = json.loads(out)
+        self.assertFalse(got["passed"])
+        with open(os.path.join(base, "stats.json")) as f:
+            calls = [l["label"] for l in json.load(f)["layers"]]
+        want_a, want_b = eager_saved(double), eager_saved(c)
+        self.assertEqual([m["label"] for m in got["memory"]], calls)
+        for call, m in enumerate(got["memory"]):
+            self.assertEqual(m["run_a"]["saved_bytes"], want_a[call], m["label"])
+            self.assertEqual(m["run_b"]["saved_bytes"], want_b[call], m["label"])
+            grew = want_b[call] and want_a[call] > 1.1 * want_b[call]
+            self.assertEqual("saved_bytes" in m["changed"], bool(grew), m["label"])
+        self.assertTrue(got["tensors"] and all(t["passed"] for t in got["tensors"]))
+        out, _ = run("diff", bigger, base, code=1)
+        self.assertRegex(out.splitlines()[0], r"; \d+ of \d+ layers' measured memory changed beyond "
+                         r"memory-rtol=0.1 ")
+        self.assertRegex(out, r"\n1-1 +\S* +saved_bytes +%d +%d +2\b" % (want_a[1], want_b[1]))
+        run("diff", bigger, base, "--memory-rtol", "1.5")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,32 @@ ReportTable diff_table(const RunDiff& diff) {
   return t;
 }
 
+int64_t figure(const CallMemory& m, const std::string& name) {
+  if (name == "saved_bytes") return m.saved_bytes;
+  return name == "peak_forward_bytes" ? m.peak_forward_bytes : m.peak_backward_bytes;
+}
+
+// A row per measured figure that changed beyond tolerance: both runs' bytes and their ratio.
+ReportTable memory_table(const RunDiff& diff) {
+  ReportTable t{{"label", "path", "memory", "run_a", "run_b", "a/b"}, {}};
+  for (const MemoryDiff& d : diff.memory)
+    for (const std::string& name : d.changed) {
+      const int64_t a = figure(d.a, name), b = figure(d.b, name);
+      t.rows.push_back({d.layer.label, d.layer.path, name, std::to_string(a), std::to_string(b),
+                        b ? format_number(static_cast<double>(a) / static_cast<double>(b)) : "-"});
+    }
+  return t;
+}
+
+// "; 2 of 12 layers' measured memory changed beyond memory-rtol=0.1", when both runs measured it.
+std::string memory_clause(const RunDiff& diff, const Tolerance& tol) {
+  if (diff.memory.empty()) return "";
+  const size_t changed = std::count_if(diff.memory.begin(), diff.memory.end(),
+                                       [](const MemoryDiff& d) { return !d.passed(); });
+  return "; " + std::to_string(changed) + " of " + std::to_string(diff.memory.size()) +
+         " layers' measured memory changed beyond memory-rtol=" + format_number(tol.memory_rtol);
+}
+
 std::string tolerance_text(const Tolerance& tol) {
   std::string text = "atol=" + format_number(tol.atol) + " rtol=" + format_number(tol.rtol);
   if (tol.rule != ErrorRule::allclose) text += " rule=" + name_of(error_rule_names(), tol.rule);
@@ -64,10 +90,12 @@ std::string verdict(const RunDiff& diff, const DiffHeading& h) {
       (unrecorded ? "; " + std::to_string(unrecorded) +
                         (unrecorded == 1 ? " gradient" : " gradients") + " not recorded"
                   : "");
+  const std::string memory = memory_clause(diff, h.tol);
   if (failed == 0)
-    return "diff passed: " + std::to_string(compared) + " tensors within " + tol + runs;
+    return std::string(diff.passed() ? "diff passed: " : "diff failed: ") +
+           std::to_string(compared) + " tensors within " + tol + memory + runs;
   return "diff failed: " + std::to_string(failed) + " of " + std::to_string(compared) +
-         " tensors differ beyond " + tol + " or in shape" + runs;
+         " tensors differ beyond " + tol + " or in shape" + memory + runs;
 }
 
 // The call where the runs part, and what its first differing output tensor looks like.
@@ -127,6 +155,11 @@ json first_diverging_json(const RunDiff& diff) {
           {"capture", d.capture},   {"tensor", d.tensor},   {"element", d.element}};
 }
 
+json memory_json(const MemoryDiff& d) {
+  return {{"label", d.layer.label}, {"path", d.layer.path}, {"run_a", d.a},
+          {"run_b", d.b},           {"changed", d.changed}, {"passed", d.passed()}};
+}
+
 json tensor_json(const TensorDiff& d) {
   json j{{"label", d.layer.label},
          {"path", d.layer.path},
@@ -153,8 +186,9 @@ json tensor_json(const TensorDiff& d) {
 }  // namespace
 
 json diff_json(const RunDiff& diff, const DiffHeading& h) {
-  json tensors = json::array();
+  json tensors = json::array(), memory = json::array();
   for (const TensorDiff& d : diff.tensors) tensors.push_back(tensor_json(d));
+  for (const MemoryDiff& d : diff.memory) memory.push_back(memory_json(d));
   return {{"run_a", h.run_a},
           {"run_b", h.run_b},
           {"atol", h.tol.atol},
@@ -164,6 +198,8 @@ json diff_json(const RunDiff& diff, const DiffHeading& h) {
           {"passed", diff.passed()},
           {"first_diverging", first_diverging_json(diff)},
           {"tensors", tensors},
+          {"memory_rtol", h.tol.memory_rtol},
+          {"memory", memory},
           {"only_in_a", labels_json(diff.only_in_a)},
           {"only_in_b", labels_json(diff.only_in_b)}};
 }
@@ -174,14 +210,20 @@ std::string format_diff(const RunDiff& diff, const DiffHeading& h, ReportFormat 
            labels_line("RUN_B", diff.only_in_b, bullet);
   };
   switch (format) {
-    case ReportFormat::table:
+    case ReportFormat::table: {
+      const ReportTable memory = memory_table(diff);
       return verdict(diff, h) + "\n" + first_diverging_line(diff) + format_text(diff_table(diff)) +
-             histogram_lines(diff) + only(false);
+             histogram_lines(diff) + (memory.rows.empty() ? "" : "\n" + format_text(memory)) +
+             only(false);
+    }
     case ReportFormat::markdown: {
       const std::string list = only(true);
       const std::string first = first_diverging_line(diff);
+      const ReportTable memory = memory_table(diff);
       return "### modrec " + verdict(diff, h) + "\n\n" + (first.empty() ? "" : first + "\n") +
-             format_markdown(diff_table(diff)) + (list.empty() ? "" : "\n" + list);
+             format_markdown(diff_table(diff)) +
+             (memory.rows.empty() ? "" : "\n" + format_markdown(memory)) +
+             (list.empty() ? "" : "\n" + list);
     }
     case ReportFormat::json:
       break;

@@ -19,8 +19,10 @@ struct DiffHeading {
 // {"run_a", "run_b", "atol", "rtol", "rule", "error_stat", "passed", "first_diverging": {label,
 // path, type, capture, tensor} or null, "tensors": [{label, path, capture, tensor, source,
 // shape_a, shape_b, max_abs, mean_abs, max_rel, cosine, min_atol, min_rtol, histogram: {edges,
-// counts} or null, passed, problem}], "only_in_a": [labels], "only_in_b": [labels]}; an undefined
-// metric is null.
+// counts} or null, passed, problem}], "memory_rtol", "memory": [{label, path, run_a: {saved_bytes,
+// peak_forward_bytes, peak_backward_bytes}, run_b: {...}, changed: [figures], passed}] (the layers
+// both runs measured), "only_in_a": [labels], "only_in_b": [labels]}; an undefined metric is
+// null.
 nlohmann::json diff_json(const RunDiff& diff, const DiffHeading& heading);
 
 // markdown is for a GitHub job summary.

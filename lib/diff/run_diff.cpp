@@ -1,6 +1,7 @@
 #include "diff/run_diff.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "check/report_table.h"
@@ -151,11 +152,24 @@ std::vector<size_t> diff_order(const RunDir& a, const std::vector<LayerRef>& ref
   return order;
 }
 
+MemoryDiff diff_memory(const RunLayer& la, const RunLayer& lb, double rtol) {
+  MemoryDiff d{la.ref, *la.memory, *lb.memory, {}};
+  auto compare = [&](const char* figure, int64_t a, int64_t b) {
+    if (std::abs(static_cast<double>(a - b)) > rtol * static_cast<double>(b))
+      d.changed.push_back(figure);
+  };
+  compare("saved_bytes", d.a.saved_bytes, d.b.saved_bytes);
+  compare("peak_forward_bytes", d.a.peak_forward_bytes, d.b.peak_forward_bytes);
+  compare("peak_backward_bytes", d.a.peak_backward_bytes, d.b.peak_backward_bytes);
+  return d;
+}
+
 }  // namespace
 
 bool RunDiff::passed() const {
   return std::all_of(tensors.begin(), tensors.end(),
-                     [](const TensorDiff& d) { return d.passed(); });
+                     [](const TensorDiff& d) { return d.passed(); }) &&
+         std::all_of(memory.begin(), memory.end(), [](const MemoryDiff& d) { return d.passed(); });
 }
 
 RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const RunScope& scope,
@@ -166,9 +180,10 @@ RunDiff diff_runs(const RunDir& a, const RunDir& b, const Tolerance& tol, const 
     const RunLayer* la = a.layer(refs[i].label);
     const RunLayer* lb = b.layer(refs[i].label);
     const size_t before = diff.tensors.size();
-    if (la && lb)
+    if (la && lb) {
       diff_layer(*la, *lb, tol, scope, diff.tensors);
-    else
+      if (la->memory && lb->memory) diff.memory.push_back(diff_memory(*la, *lb, tol.memory_rtol));
+    } else
       (la ? diff.only_in_a : diff.only_in_b).push_back(refs[i]);
     if (fail_fast && std::any_of(diff.tensors.begin() + before, diff.tensors.end(), diverges))
       break;

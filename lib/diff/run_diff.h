@@ -29,8 +29,20 @@ struct TensorDiff {
   }
 };
 
+// A layer's measured memory in both runs (recorded with --columns saved_bytes,peak_bytes): a
+// figure that changed beyond Tolerance::memory_rtol of RUN_B's is a difference, so that a change
+// which doubles a layer's saved bytes fails the diff.
+struct MemoryDiff {
+  LayerRef layer;  // as RUN_A has it
+  CallMemory a, b;
+  std::vector<std::string> changed;  // the figures beyond tolerance: "saved_bytes", ...
+
+  bool passed() const { return changed.empty(); }
+};
+
 struct RunDiff {
   std::vector<TensorDiff> tensors;  // per (label, capture, tensor) present in both runs
+  std::vector<MemoryDiff> memory;   // per label both runs measured
   std::vector<LayerRef> only_in_a, only_in_b;
   // Where the runs part: of the calls whose output differs, the one that returned first (RUN_A's
   // order; the calls around it return later and inherit its difference). An index into `tensors`

@@ -28,6 +28,9 @@ struct Tolerance {
   double rtol = 1e-5;
   ErrorRule rule = ErrorRule::allclose;
   ErrorStat stat = ErrorStat::elemwise;
+  // A layer's measured memory (recorded with --columns saved_bytes,peak_bytes) differs when a
+  // figure is beyond this fraction of RUN_B's (MemoryDiff).
+  double memory_rtol = 0.1;
 };
 
 // numpy.histogram(d, bins=10) over the finite errors.
