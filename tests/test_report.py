@@ -42,12 +42,15 @@ class Marks(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.marks, self.ids, self.rows, self.cells = [], set(), [], []
+        self.values = []  # (series, layer, data-value) of the marks that carry their value
         self.layout, self.in_layout, self.in_cell = "", False, False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if "data-chart" in a:
             self.marks.append((a["data-chart"], a.get("data-series"), a.get("data-layer")))
+            if "data-value" in a:
+                self.values.append((a["data-series"], a["data-layer"], a["data-value"]))
         if "id" in a:
             self.ids.add(a["id"])
         if tag == "tr" and "data-layer" in a:
@@ -261,7 +264,8 @@ class ReportInChromium(unittest.TestCase):
         marks = self.render(page)
         self.check_charts(marks, layers)
         self.check_values(marks, layers)
-        self.check_layout(page, 1280)
+        layout = self.check_layout(page, 1280)
+        self.assertNotIn("Memory per layer (MB, measured)", [f["title"] for f in layout["figures"]])
 
     def test_a_resnet50_with_every_call(self):
         out = self.path("resnet50")
@@ -294,6 +298,20 @@ class ReportInChromium(unittest.TestCase):
         self.assertEqual(shown["unzoomed"], everything)
 
     @unittest.skipUnless(Image, "PIL is missing")
+    def test_measured_memory_is_plotted_per_layer(self):
+        # record --columns saved_bytes,peak_bytes: a bar per layer and figure, of stats.json's
+        # bytes; a run without the columns has no memory figure (test_a_record_run's layout).
+        layers = self.record("mem", "--columns", "saved_bytes,peak_bytes")
+        page = self.path("mem.html")
+        run("report", self.path("mem"), "--out", page)
+        marks = self.render(page)
+        want = [(figure, l["label"], str(l["memory"][figure]))
+                for figure in ("saved_bytes", "peak_forward_bytes", "peak_backward_bytes")
+                for l in layers]
+        self.assertEqual(marks.values, want)
+        titles = [f["title"] for f in self.check_layout(page, 1280)["figures"]]
+        self.assertIn("Memory per layer (MB, measured)", titles)
+
     def test_the_screenshot_shows_the_scale_plot(self):
         layers = self.record("shot")
         page, png = self.path("shot.html"), self.path("shot.png")

@@ -236,6 +236,7 @@
     this.figures.textContent = '';
     this.scalePlot(layers, width);
     this.heatmap(layers, width);
+    this.memoryPlot(layers, width);
     if (this.run.kind === 'watch') {
       this.lossLine(width);
       for (const s of this.run.series) this.stepLines(s, shown, width);
@@ -470,6 +471,43 @@
     svg('text', {class: 'row-label', x: box.left - 4, y: y + FONT_PX + 1, 'text-anchor': 'end'}, g,
         fit(name, labelPx));
     svg('text', {class: 'tick', x: box.right + 4, y: y + FONT_PX + 1}, g, '±' + h.range);
+  };
+
+  // ---- measured memory (record --columns saved_bytes,peak_bytes): three bars per layer call
+
+  const MEMORY_SERIES = ['saved_bytes', 'peak_forward_bytes', 'peak_backward_bytes'];
+
+  Run.prototype.memoryPlot = function (layers, width) {
+    const measured = layers.filter(l => l.memory);
+    if (!measured.length) return;
+    const names = measured.map(layerName);
+    const box = {left: 64, right: width - 12, top: 8, bottom: 208};
+    const slot = (box.right - box.left) / measured.length;
+    const xs = measured.map((l, i) => box.left + (i + 0.5) * slot);
+    const xAxis = layerAxis(names, xs, slot, 150);
+    const height = box.bottom + xAxis.height + 22;
+    const f = this.figure('Memory per layer (MB, measured)', 'memory-plot', width, height,
+                          MEMORY_SERIES.map((s, k) => ({series: s, swatch: 's' + k, text: s})));
+    const top = Math.max(1, ...measured.map(l => Math.max(...MEMORY_SERIES.map(s => l.memory[s]))));
+    const y = v => box.bottom - (v / top) * (box.bottom - box.top);
+    const step = niceStep(top / 1e3, 5) / 1e3;  // in MB, a kB at the least
+    for (let mb = 0; mb * 1e6 <= top; mb += step) {
+      svg('line', {class: 'grid', x1: box.left, x2: box.right, y1: y(mb * 1e6), y2: y(mb * 1e6)}, f.svg);
+      svg('text', {class: 'tick', x: box.left - 4, y: y(mb * 1e6) + 4, 'text-anchor': 'end'}, f.svg,
+          fmt(mb));
+    }
+    const bar = Math.max(1, slot / (MEMORY_SERIES.length + 1));
+    MEMORY_SERIES.forEach((s, k) => {
+      const g = svg('g', {'data-series': s}, f.svg);
+      measured.forEach((l, i) => {
+        const v = l.memory[s], x = xs[i] + (k - MEMORY_SERIES.length / 2) * bar;
+        this.mark('rect', {class: 'mark s' + k, 'data-chart': 'memory', 'data-series': s,
+                           'data-value': v, x: x, y: y(v), width: bar, height: box.bottom - y(v)},
+                  g, l, s + ' = ' + v + ' bytes');
+      });
+    });
+    drawLayerAxis(f.svg, names, xs, box, xAxis);
+    caption(f.svg, box, height - 6, 'layer calls in call order → (label and path)');
   };
 
   // ---- watch: the loss, and one line per layer over the recorded steps

@@ -45,13 +45,15 @@ json layer_json(const RunLayer& layer, const DeadLayerRule& rule) {
   }
   const RunCapture* out = layer.capture("output");
   const bool is_dead = out && !out->tensors.empty() && dead(out->tensors.front(), rule);
-  return {{"label", layer.ref.label},
-          {"path", layer.ref.path},
-          {"type", layer.ref.type},
-          {"call", layer.call},
-          {"nonfinite", bad},
-          {"dead", is_dead},
-          {"captures", std::move(captures)}};
+  json j{{"label", layer.ref.label},
+         {"path", layer.ref.path},
+         {"type", layer.ref.type},
+         {"call", layer.call},
+         {"nonfinite", bad},
+         {"dead", is_dead},
+         {"captures", std::move(captures)}};
+  if (layer.memory) j["memory"] = *layer.memory;  // record --columns saved_bytes,peak_bytes
+  return j;
 }
 
 // The capture whose histograms the heatmap shows: the first of these any layer has.
