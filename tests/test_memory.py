@@ -170,6 +170,9 @@ def eager_peaks(c):
 
     handles = hook_calls(c.model, enter, leave)
     x = c.x.clone()
+    # As in modrec's fresh process, the backward allocates the parameters' .grad (an earlier
+    # backward's would take the new gradients in place).
+    c.model.zero_grad(set_to_none=True)
     try:
         with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
             c.model(x).sum().backward()
@@ -255,12 +258,15 @@ class PeakBytes(unittest.TestCase):
 
     def test_transformer_block(self):
         self.check("Block", "pt")
+        self.check("Block", "pt2")
 
     def test_lstm(self):
         self.check("LstmNet", "pt")
+        self.check("LstmNet", "pt2")
 
     def test_module_called_twice(self):
         self.check("Twice", "pt")
+        self.check("Twice", "pt2")
 
 
 class Outputs(unittest.TestCase):

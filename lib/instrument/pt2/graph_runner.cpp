@@ -14,6 +14,7 @@
 #include "instrument/pt2/node_args.h"
 #include "instrument/pt2/pytree.h"
 #include "instrument/pt2/symbolic_ops.h"
+#include "instrument/pt2/value_lifetimes.h"
 #include "load/operator_libraries.h"
 #include "ops/quantized/quantized_ops.h"
 #include "util/error.h"
@@ -37,6 +38,7 @@ struct GraphRunner::Compiled {
   const pt2::Graph* graph = nullptr;  // a subgraph's inputs and outputs; null for the program
   std::vector<Step> steps;            // per node
   pt2::CallPlan plan;
+  std::vector<std::vector<std::string>> frees;  // per node: the values let go after it
 };
 
 namespace {
@@ -101,7 +103,9 @@ void compile_steps(Compiled& compiled, const std::set<std::string>& attributes,
       Compiled sub{&graph.nodes,
                    &graph,
                    {},
-                   pt2::plan_subgraph(graph, inner, pt2::running_stack(node), tree)};
+                   pt2::plan_subgraph(graph, inner, pt2::running_stack(node), tree),
+                   {}};
+      sub.frees = pt2::last_uses(graph.nodes, sub.plan, pt2::names_of(graph.outputs));
       compile_steps(sub, inner, tree, path);
       step.graphs.push_back(std::move(sub));
     }
@@ -238,6 +242,7 @@ class GraphRun {
       const Node& node = (*graph_.nodes)[i];
       try {
         run_node(node, graph_.steps[i], graph_.plan.sources[i]);
+        for (const std::string& name : graph_.frees[i]) values_.erase(name);
       } catch (const Error&) {
         throw;  // a subgraph's node, named already
       } catch (const pt2::UnsupportedArgument& e) {
@@ -483,7 +488,15 @@ GraphRunner::GraphRunner(const pt2::ExportedArchive& archive, const ModuleTree& 
       Compiled{&program.nodes,
                nullptr,
                {},
-               pt2::plan_calls(program, tree, archive.notes ? &*archive.notes : nullptr)});
+               pt2::plan_calls(program, tree, archive.notes ? &*archive.notes : nullptr),
+               {}});
+  // The root's result and the program's outputs (buffer mutations among them) are read after
+  // the last node.
+  std::set<std::string> kept(main->plan.calls[0].outputs.begin(),
+                             main->plan.calls[0].outputs.end());
+  for (const pt2::OutputSpec& out : program.outputs)
+    for (const std::string& name : pt2::value_names(out.value)) kept.insert(name);
+  main->frees = pt2::last_uses(program.nodes, main->plan, kept);
   compile_steps(*main, attributes, tree, archive.path);
   main_ = std::move(main);
 }
