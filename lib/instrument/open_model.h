@@ -1,6 +1,8 @@
 // The one place a model file's format is chosen, by content (files/file_kind.h): a TorchScript
-// file (.pt), a torch.export archive (.pt2) or an AOTInductor package (.pt2 of compiled code)
-// becomes the InstrumentedModel every job runs.
+// file (.pt), a torch.export archive (.pt2), an AOTInductor package (.pt2 of compiled code) or an
+// ExecuTorch program (.pte, with its ETRecord when options.etrecord names one) becomes the
+// InstrumentedModel every job runs. Checkpoints have no forward: the jobs read them with
+// checkpoint/ instead.
 #pragma once
 #include <memory>
 #include <string>
@@ -14,7 +16,7 @@ namespace modrec {
 // `file` is inspect_file's of `path`: the model is read through the file it opened, its
 // weights as `weights` says. Throws Error(Exit::bad_input) naming `path` when it is neither
 // format, or damaged; Error(Exit::usage) when `options.savable` asks to save a format modrec
-// cannot write (a .pt2 of either kind).
+// cannot write (any but TorchScript).
 std::unique_ptr<InstrumentedModel> open_model(const std::string& path, const FileInfo& file,
                                               Weights weights,
                                               const InstrumentOptions& options = {});

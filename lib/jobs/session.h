@@ -15,7 +15,7 @@
 namespace modrec {
 
 struct Session {
-  std::unique_ptr<InstrumentedModel> model;  // open_model's: TorchScript or torch.export
+  std::unique_ptr<InstrumentedModel> model;  // open_model's: .pt, .pt2, AOTInductor, .pte
   Signature signature;                       // forward's arguments
   ForwardArguments inputs;  // bound to them (empty without an input), read when batches are taken
   at::Device device = at::kCPU;  // the model's and its inputs': meta with Weights::meta
