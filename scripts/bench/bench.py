@@ -66,6 +66,14 @@ torchvision resnet18/resnet50 (scripts/make_samples.py --torchvision). Measures
      MEMORY_BATCHES batches of 8 at 224x224 per process; first pass: batch 1, steady: the median
      of batches 2.. (pass + store, disk apart). Round-robin; ratio = median of the rounds' ratios,
      spread = their min-max. Target (issue 58): <= 1.10x.
+ 14. torchao (also alone with --only torchao): `record --layers all --save none` of a Llama-shaped
+     decoder (~10 M parameters) quantized by torchao's Int8WeightOnlyConfig, exported with its
+     subclass weights pickled, against the eager quantized model with a forward and a full
+     backward hook on every module computing the same statistics of each output and output
+     gradient (export_baseline.py eager-torchao), forward + backward, TORCHAO_BATCHES sequences
+     of TORCHAO_TOKENS tokens, batch 1; first pass: sequence 1, steady: the median of the rest.
+     Round-robin; ratio = median of the rounds' ratios, spread = their min-max. Target (issue
+     56): <= 1.10x.
 Every modrec process runs with -v, whose debug lines give the phase times (load, pass, write).
 Both programs see the same input, thread count and device (--device cuda: model, input and
 statistics on the GPU; both wait for the device before a pass's clock stops); the pass compared
@@ -89,6 +97,7 @@ SUMMARY_TARGET = 1.3
 NOTES_TARGET = 1.05  # a record of an archive with notes against the same without, whole process
 LLM_TARGET = 1.10  # record --layers all of the Llama-shaped .pt2 against ep.module(), steady
 MEMORY_TARGET = 1.10  # record --layers all with the memory columns against without
+TORCHAO_TARGET = 1.10  # record --layers all of a torchao int8 decoder against eager with hooks
 RSS_TARGET = 1.1
 TIMING = re.compile(r"timing: (.+?) ([0-9.]+) s$")
 # section 9's record cases, run on the .pt2 and on the TorchScript file alike
@@ -96,6 +105,19 @@ EXPORT_CASES = {"one_layer": ["--layers", "1-5", "--save", "pt"],
                 "all_layers_stats": ["--layers", "all", "--save", "none"]}
 EXPORT_BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "export_baseline.py")
 
+
+
+def first_and_steady(rounds, mine, base, names):
+    """Per-batch seconds of two cases over rounds: {"first": batch 1's, "steady": the median of
+    batches 2..}, each {names[0]: median seconds, names[1]: ..., "ratio": the median of the
+    rounds' ratios mine/base, "spread": their min-max}."""
+    out = {}
+    for name, at in (("first", lambda t: t[0]), ("steady", lambda t: median(t[1:]))):
+        ratios = [at(r[mine]) / at(r[base]) for r in rounds]
+        out[name] = {names[0]: median([at(r[mine]) for r in rounds]),
+                     names[1]: median([at(r[base]) for r in rounds]),
+                     "ratio": median(ratios), "spread": [min(ratios), max(ratios)]}
+    return out
 
 
 def disk_time(phases):
@@ -408,15 +430,34 @@ class Bench:
         cases = {"without": plain, "with": [*plain, "--columns", "saved_bytes,peak_bytes"]}
         rounds = [{case: self.record_batches(model, inp, extra, batches=self.MEMORY_BATCHES)
                    for case, extra in cases.items()} for _ in range(self.args.record_runs)]
-        out = {"model": "resnet18", "batches": self.MEMORY_BATCHES,
-               "batch_size": self.STEADY_BATCH, "runs": self.args.record_runs,
-               "target": MEMORY_TARGET}
-        for name, at in (("first", lambda t: t[0]), ("steady", lambda t: median(t[1:]))):
-            ratios = [at(r["with"]) / at(r["without"]) for r in rounds]
-            out[name] = {"with_s": median([at(r["with"]) for r in rounds]),
-                         "without_s": median([at(r["without"]) for r in rounds]),
-                         "ratio": median(ratios), "spread": [min(ratios), max(ratios)]}
-        return out
+        return {"model": "resnet18", "batches": self.MEMORY_BATCHES,
+                "batch_size": self.STEADY_BATCH, "runs": self.args.record_runs,
+                "target": MEMORY_TARGET,
+                **first_and_steady(rounds, "with", "without", ("with_s", "without_s"))}
+
+    # 14. a torchao int8 weight-only decoder ------------------------------------------------
+    TORCHAO_TOKENS, TORCHAO_BATCHES = 64, 6
+
+    def torchao(self):
+        """Round-robin: each round runs the eager quantized decoder with statistics hooks on
+        every module (export_baseline.py eager-torchao), then `record --layers all --save none`
+        on its .pt2 (the int8 weights pickled as torchao's subclass), each over TORCHAO_BATCHES
+        sequences of TORCHAO_TOKENS token ids, batch 1."""
+        pt2 = os.path.join(self.models, "torchao_int8wo.pt2")
+        inp = os.path.join(self.work, f"torchao_tokens_{self.TORCHAO_BATCHES}.pt")
+        if not (os.path.exists(pt2) and os.path.exists(inp)):
+            run([sys.executable, EXPORT_BASELINE, "export-torchao", pt2, inp, "--tokens",
+                 str(self.TORCHAO_TOKENS), "--batches", str(self.TORCHAO_BATCHES)])
+        rounds = []
+        for _ in range(self.args.record_runs):
+            _, proc = run([sys.executable, EXPORT_BASELINE, "eager-torchao", inp, "--threads",
+                           str(self.threads)])
+            rounds.append({"eager": json.loads(proc.stdout)["times_s"],
+                           "pt2": self.record_batches(pt2, inp, EXPORT_CASES["all_layers_stats"],
+                                                      1, self.TORCHAO_BATCHES)})
+        return {"tokens": self.TORCHAO_TOKENS, "batches": self.TORCHAO_BATCHES,
+                "runs": self.args.record_runs, "target": TORCHAO_TARGET,
+                **first_and_steady(rounds, "pt2", "eager", ("pt2_s", "eager_s"))}
 
     # 10. a Llama-shaped torch.export archive -----------------------------------------------
     LLM_TOKENS, LLM_BATCHES = 128, 6
@@ -438,14 +479,9 @@ class Bench:
                    "pt2": self.record_batches(pt2, inp, EXPORT_CASES["all_layers_stats"], 1,
                                               self.LLM_BATCHES)}
                   for _ in range(self.args.record_runs)]
-        out = {"tokens": self.LLM_TOKENS, "batches": self.LLM_BATCHES,
-               "runs": self.args.record_runs, "target": LLM_TARGET}
-        for name, at in (("first", lambda t: t[0]), ("steady", lambda t: median(t[1:]))):
-            ratios = [at(r["pt2"]) / at(r["python"]) for r in rounds]
-            out[name] = {"pt2_s": median([at(r["pt2"]) for r in rounds]),
-                         "python_s": median([at(r["python"]) for r in rounds]),
-                         "ratio": median(ratios), "spread": [min(ratios), max(ratios)]}
-        return out
+        return {"tokens": self.LLM_TOKENS, "batches": self.LLM_BATCHES,
+                "runs": self.args.record_runs, "target": LLM_TARGET,
+                **first_and_steady(rounds, "pt2", "python", ("pt2_s", "python_s"))}
 
     # 6. streaming -------------------------------------------------------------------------
     def stream_file(self, gb):
@@ -664,6 +700,8 @@ def report(res):
         return report_notes(res["notes"])
     if "memory" in res and "record" not in res:
         return report_memory(res["memory"])
+    if "torchao" in res and "record" not in res:
+        return report_torchao(res["torchao"])
     if "steady" in res and "record" not in res:
         return report_steady(res["steady"])
     if "rss" in res and "record" not in res:
@@ -709,6 +747,7 @@ def report(res):
     report_llm(res["llm"])
     report_notes(res["notes"])
     report_memory(res["memory"])
+    report_torchao(res["torchao"])
 
 
 def report_flops(f):
@@ -784,6 +823,18 @@ def report_memory(x):
               f"{x['target']}: {mark(c['ratio'] <= x['target'])})")
 
 
+def report_torchao(x):
+    print(f"\n14. torchao int8 weight-only decoder (~10 M parameters): record --layers all --save "
+          f"none against the eager quantized model with statistics hooks, forward+backward "
+          f"({x['batches']} sequences of {x['tokens']} tokens per process; median of {x['runs']} "
+          f"rounds, spread min-max)")
+    for name in ("first", "steady"):
+        c = x[name]
+        print(f"  {name:6s} modrec {c['pt2_s']:.3f} s, eager {c['eager_s']:.3f} s: "
+              f"{c['ratio']:.3f}x (spread {c['spread'][0]:.3f}-{c['spread'][1]:.3f}; target <= "
+              f"{x['target']}: {mark(c['ratio'] <= x['target'])})")
+
+
 def report_notes(x):
     print(f"\n12. the notes' cost: record --layers all --save none of a modrec.export archive "
           f"against the plain archive of the same model ({x['batches']} batches of "
@@ -831,7 +882,8 @@ def main():
     ap.add_argument("--threads", type=int, default=0, help="default: the number of cores")
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     ap.add_argument("--only", choices=["flops", "streaming", "watch", "rss", "steady", "pt2", "llm",
-                                       "notes", "big", "memory"], help="run this section alone")
+                                       "notes", "big", "memory", "torchao"],
+                    help="run this section alone")
     ap.add_argument("--stream-gb", type=float, default=8.0,
                     help="size of the large .npy of the streaming section")
     args = ap.parse_args()
@@ -854,6 +906,8 @@ def main():
         res = {"environment": bench.environment(), "notes": bench.notes()}
     elif args.only == "memory":
         res = {"environment": bench.environment(), "memory": bench.memory()}
+    elif args.only == "torchao":
+        res = {"environment": bench.environment(), "torchao": bench.torchao()}
     elif args.only == "big":
         import big_summary
         rows = big_summary.measure(argparse.Namespace(
@@ -872,7 +926,8 @@ def main():
                "record": bench.record(), "rss": bench.peak_rss(),
                "stats_kernel": bench.stats_kernel(), "flops": bench.flops(),
                "watch": bench.watch(), "steady": bench.steady(), "pt2": bench.pt2(),
-               "llm": bench.llm(), "notes": bench.notes(), "memory": bench.memory()}
+               "llm": bench.llm(), "notes": bench.notes(), "memory": bench.memory(),
+               "torchao": bench.torchao()}
     res["elapsed_s"] = time.perf_counter() - start
     report(res)
     print(f"\nbenchmark took {res['elapsed_s']:.0f} s")
