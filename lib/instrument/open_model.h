@@ -14,8 +14,8 @@
 namespace modrec {
 
 // `file` is inspect_file's of `path`: the model is read through the file it opened, its
-// weights as `weights` says. Throws Error(Exit::bad_input) naming `path` when it is neither
-// format, or damaged; Error(Exit::usage) when `options.savable` asks to save a format modrec
+// weights as `weights` says. Throws Error(Exit::bad_input) naming `path` when it is none of
+// these formats, or damaged; Error(Exit::usage) when `options.savable` asks to save a format modrec
 // cannot write (any but TorchScript).
 std::unique_ptr<InstrumentedModel> open_model(const std::string& path, const FileInfo& file,
                                               Weights weights,
