@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import time
 import unittest
+import zipfile
 
 import torch
 
@@ -228,6 +229,30 @@ class InputFiles(ErrorCase):
         subprocess.run([PYTHON, "-c", code, good, flipped], check=True)
         run("summary", NET, "--input", good)
         self.fails(3, "summary", NET, "--input", flipped, words=[flipped, "data/0", "CRC-32"])
+
+
+class DeepPickles(ErrorCase):
+    """A pickle of 200,000 nested lists, as an input file's data.pkl and as a TorchScript model's
+    data.pkl and constants.pkl: LibTorch frees nested values recursively (SIGSEGV before);
+    modrec's own pickle machine refuses the nesting first, naming the file and the entry."""
+    DEPTH = 200_000
+
+    def deep_copy(self, source, entry):
+        """`source` (a zip) with its entries ending in `entry` replaced by the deep pickle."""
+        body = b"\x80\x02" + b"]" * self.DEPTH + b"a" * (self.DEPTH - 1) + b"."
+        path = os.path.join(self.tmp, entry.replace(".", "_") + os.path.basename(source))
+        with zipfile.ZipFile(source) as z, zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as out:
+            for name in z.namelist():
+                out.writestr(name, body if name.endswith("/" + entry) else z.read(name))
+        return path
+
+    def test_refused_before_libtorch_reads_them(self):
+        x = self.deep_copy(sample("TinyConvNet", "input.pt"), "data.pkl")
+        self.fails(3, "summary", NET, "--input", x,
+                   words=[x, "data.pkl nests values more than 1000 deep"])
+        for entry in ("data.pkl", "constants.pkl"):
+            model = self.deep_copy(NET, entry)
+            self.fails(3, "summary", model, words=[model, entry, "nests values more than 1000 deep"])
 
 
 class WrongInput(ErrorCase):
