@@ -18,6 +18,7 @@ import io
 import json
 import os
 import shutil
+import sys
 import tempfile
 import types
 import unittest
@@ -26,7 +27,7 @@ import torch
 from torch import nn
 from torch.profiler import ProfilerActivity, profile
 
-from e2e import main, run
+from e2e import MODREC, ROOT, main, run
 
 OUT = tempfile.mkdtemp(prefix="memory-")
 atexit.register(shutil.rmtree, OUT, True)
@@ -366,6 +367,12 @@ class Record(unittest.TestCase):
                          r"memory-rtol=0.1 ")
         self.assertRegex(out, r"\n1-1 +\S* +saved_bytes +%d +%d +2\b" % (want_a[1], want_b[1]))
         run("diff", bigger, base, "--memory-rtol", "1.5")
+        # The Python API's Diff carries the same figures.
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        os.environ["MODREC_BIN"] = MODREC
+        import modrec
+        self.assertEqual(modrec.diff(bigger, base).memory, got["memory"])
+        self.assertTrue(modrec.diff(bigger, base, memory_rtol=1.5).passed)
 
 
 if __name__ == "__main__":

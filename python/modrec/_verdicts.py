@@ -32,13 +32,16 @@ class Diff:
     """What `modrec diff` found: `passed`; `first_diverging`, the call where two recordings
     part ({label, path, type, capture, tensor, element}, None when none does or for
     checkpoints); `tensors`, one dict per compared tensor (max_abs, mean_abs, max_rel, cosine,
-    min_atol, min_rtol, histogram, …); `only_in_a`, `only_in_b`; `json`, the whole object."""
+    min_atol, min_rtol, histogram, …); `memory`, one dict per layer both recordings measured
+    (--columns saved_bytes,peak_bytes: run_a, run_b, changed, passed); `only_in_a`,
+    `only_in_b`; `json`, the whole object."""
 
     def __init__(self, data: Dict[str, Any]) -> None:
         self.json = data
         self.passed: bool = data["passed"]
         self.first_diverging: Optional[Dict[str, Any]] = data.get("first_diverging")
         self.tensors: List[Dict[str, Any]] = data.get("tensors", [])
+        self.memory: List[Dict[str, Any]] = data.get("memory", [])
         self.only_in_a: List[str] = data.get("only_in_a", [])
         self.only_in_b: List[str] = data.get("only_in_b", [])
         self.atol: float = data.get("atol")
@@ -84,7 +87,8 @@ def diff(a: Any, b: Any, *, input: InputLike = None, atol: float = 1e-8, rtol: f
     reference (rtol scales its values).
 
     options: any other flag of `modrec diff` by name: layers="type:Conv2d",
-        capture=["output"], rule="either", check_error_stat="p99", fail_fast=True, save="npy".
+        capture=["output"], rule="either", check_error_stat="p99", fail_fast=True, save="npy",
+        memory_rtol=0.2.
     Returns a Diff (exit 1, a difference beyond tolerance, is `passed` False); raises a
     ModrecError subclass on any other failure."""
     refuse_format(options, ".json is the JSON, to_pandas() a DataFrame")
