@@ -812,15 +812,21 @@ def report_pt2(x):
                   f"{ts['spread'][1]:.2f})")
 
 
+def report_ratio_lines(x, mine, base):
+    """first_and_steady's two lines: each side's seconds (named, keyed), the ratio, its spread
+    and the target."""
+    for name in ("first", "steady"):
+        c = x[name]
+        print(f"  {name:6s} {mine[0]} {c[mine[1]]:.3f} s, {base[0]} {c[base[1]]:.3f} s: "
+              f"{c['ratio']:.3f}x (spread {c['spread'][0]:.3f}-{c['spread'][1]:.3f}; target <= "
+              f"{x['target']}: {mark(c['ratio'] <= x['target'])})")
+
+
 def report_memory(x):
     print(f"\n13. memory measured: record resnet18 --layers all --save none with --columns "
           f"saved_bytes,peak_bytes against without ({x['batches']} batches of {x['batch_size']} "
           f"at 224x224 per process; median of {x['runs']} rounds, spread min-max)")
-    for name in ("first", "steady"):
-        c = x[name]
-        print(f"  {name:6s} with {c['with_s']:.3f} s, without {c['without_s']:.3f} s: "
-              f"{c['ratio']:.3f}x (spread {c['spread'][0]:.3f}-{c['spread'][1]:.3f}; target <= "
-              f"{x['target']}: {mark(c['ratio'] <= x['target'])})")
+    report_ratio_lines(x, ("with", "with_s"), ("without", "without_s"))
 
 
 def report_torchao(x):
@@ -828,11 +834,7 @@ def report_torchao(x):
           f"none against the eager quantized model with statistics hooks, forward+backward "
           f"({x['batches']} sequences of {x['tokens']} tokens per process; median of {x['runs']} "
           f"rounds, spread min-max)")
-    for name in ("first", "steady"):
-        c = x[name]
-        print(f"  {name:6s} modrec {c['pt2_s']:.3f} s, eager {c['eager_s']:.3f} s: "
-              f"{c['ratio']:.3f}x (spread {c['spread'][0]:.3f}-{c['spread'][1]:.3f}; target <= "
-              f"{x['target']}: {mark(c['ratio'] <= x['target'])})")
+    report_ratio_lines(x, ("modrec", "pt2_s"), ("eager", "eager_s"))
 
 
 def report_notes(x):
