@@ -227,10 +227,12 @@ class Programs(unittest.TestCase):
             cls.unwrapped[kind] = path(f"{kind}_unwrapped.pt2")
             modrec.export(unwrapped, (cls.x,), cls.unwrapped[kind])
 
-    def test_modrec_export_leaves_only_the_archive(self):
+    def test_modrec_export_leaves_only_the_archive_named_as_torch_names_it(self):
         self.assertEqual(sorted(f for f in os.listdir(TMP) if f.startswith(".modrec-export")), [])
         with zipfile.ZipFile(self.unwrapped["int8"]) as z:
             self.assertTrue(any(n.endswith("extra/modrec-notes.json") for n in z.namelist()))
+            # the archive's folder is named after the file, as torch.export.save names it
+            self.assertEqual({n.split("/")[0] for n in z.namelist()}, {"int8_unwrapped"})
 
     def test_a_failed_save_leaves_no_file(self):
         real_save = torch.export.save

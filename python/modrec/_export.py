@@ -12,6 +12,7 @@ import inspect
 import json
 import math
 import os
+import shutil
 import tempfile
 import warnings
 from typing import Any
@@ -334,24 +335,24 @@ def export(model: Any, args: tuple, path: Any, *, kwargs: dict | None = None,
 
 
 def _save_whole(program: Any, path: Any, extra_files: dict) -> None:
-    """torch.export.save to `path` whole or not at all: written to a temporary name in the same
-    folder, renamed over `path` once complete (a failure mid-way leaves nothing behind). A file
-    object is written as given."""
+    """torch.export.save to `path` whole or not at all: written under the same name in a
+    temporary folder beside it (torch.export.save names the archive's top folder after the file,
+    as `torch.export.save(program, path)` would), renamed over `path` once complete (a failure
+    mid-way leaves nothing behind). A file object is written as given."""
     import torch
 
     if not isinstance(path, (str, os.PathLike)):
         torch.export.save(program, path, extra_files=extra_files)
         return
-    target = os.fspath(path)
-    fd, partial = tempfile.mkstemp(prefix=".modrec-export-", suffix=".pt2",
-                                   dir=os.path.dirname(os.path.abspath(target)))
-    os.close(fd)
+    target = os.path.abspath(os.fspath(path))
+    folder = tempfile.mkdtemp(prefix=".modrec-export-", dir=os.path.dirname(target))
+    partial = os.path.join(folder, os.path.basename(target))
     try:
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(partial, 0o666 & ~umask)  # as a file created under the name would be
+        os.chmod(folder, 0o777 & ~umask)
         torch.export.save(program, partial, extra_files=extra_files)
+        os.chmod(partial, 0o666 & ~umask)  # as a file created under the name would be
         os.replace(partial, target)
-    except BaseException:
-        os.unlink(partial)
-        raise
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
