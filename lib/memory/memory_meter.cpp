@@ -10,7 +10,7 @@
 #include <set>
 #include <unordered_set>
 
-#include "instrument/ivalue_walk.h"
+#include "values/ivalue_walk.h"
 #include "memory/own_work.h"
 #include "memory/saved_tensors.h"
 #include "pass/node_owners.h"

@@ -1,6 +1,6 @@
 #include "pass/value_meta.h"
 
-#include "instrument/ivalue_walk.h"
+#include "values/ivalue_walk.h"
 #include "tensor_files/dtype.h"
 
 namespace modrec {

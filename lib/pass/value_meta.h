@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "instrument/ivalue_walk.h"  // the walks over a value that rows and recordings use
+#include "values/ivalue_walk.h"  // the walks over a value that rows and recordings use
 #include "model/call_trace.h"
 
 namespace modrec {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "instrument/ivalue_walk.h"
+#include "values/ivalue_walk.h"
 #include "instrument/pt2/call_plan.h"
 #include "instrument/pt2/dispatcher_ops.h"
 #include "instrument/pt2/higher_order_ops.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "instrument/ivalue_walk.h"
+#include "values/ivalue_walk.h"
 #include "instrument/pt2/auto_functionalized.h"
 #include "instrument/pt2/node_args.h"
 

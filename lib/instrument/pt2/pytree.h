@@ -1,5 +1,5 @@
 // A program's flat outputs put back into forward's result structure (torch.utils._pytree's
-// spec, typed at load: load/pt2/program.h's TreeSpec); instrument/ivalue_walk.h flattens one.
+// spec, typed at load: load/pt2/program.h's TreeSpec); values/ivalue_walk.h flattens one.
 #pragma once
 #include <ATen/core/ivalue.h>
 

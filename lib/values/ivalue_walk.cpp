@@ -1,4 +1,4 @@
-#include "instrument/ivalue_walk.h"
+#include "values/ivalue_walk.h"
 
 namespace modrec {
 namespace {
