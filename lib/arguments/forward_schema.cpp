@@ -6,6 +6,7 @@
 
 #include "util/error.h"
 #include "util/text.h"
+#include "values/ivalue_walk.h"
 
 namespace modrec {
 namespace {
@@ -30,7 +31,8 @@ std::string python_float(double v) {
   return text.find_first_of(".en") == std::string::npos ? text + ".0" : text;
 }
 
-// A default value as Python writes it in a signature.
+// A default value as Python writes it in a signature: each container's text wraps its items'
+// (a fold, not a walk of leaves).
 std::string python_text(const c10::IValue& v) {
   if (v.isNone()) return "None";
   if (v.isBool()) return v.toBool() ? "True" : "False";
@@ -38,7 +40,7 @@ std::string python_text(const c10::IValue& v) {
   if (v.isDouble()) return python_float(v.toDouble());
   if (v.isString()) return "'" + v.toStringRef() + "'";
   if (v.isList() || v.isTuple()) {
-    const auto items = v.isList() ? v.toListRef().vec() : v.toTupleRef().elements().vec();
+    const auto items = items_of(v);
     std::string out;
     for (const auto& item : items) out += (out.empty() ? "" : ", ") + python_text(item);
     return v.isList() ? "[" + out + "]" : "(" + out + (items.size() == 1 ? ",)" : ")");

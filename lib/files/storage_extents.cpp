@@ -9,6 +9,7 @@
 
 #include "files/tensor_extent.h"
 #include "util/error.h"
+#include "values/ivalue_walk.h"
 
 namespace modrec {
 namespace {
@@ -75,7 +76,9 @@ const ArchiveEntry* RecordReads::note(uint64_t pos, const void* buf, uint64_t n)
   return e;
 }
 
-// Depth first, with an explicit stack: a file's nesting is the file's to choose.
+// Depth first, with an explicit stack: a file's nesting is the file's to choose. A walk of its
+// own, not values/ivalue_walk.h's: it enters objects (a module's attributes), visits a container
+// shared between attributes once, and names places as Python indexes them ("layers[0].weight").
 void check_storage_extents(const c10::IValue& root, const BackingEntries& entries,
                            const std::string& path) {
   std::vector<std::pair<c10::IValue, std::string>> stack{{root, ""}};
@@ -95,8 +98,7 @@ void check_storage_extents(const c10::IValue& root, const BackingEntries& entrie
       for (size_t i = 0; i < object.slots().size(); ++i)
         stack.emplace_back(object.getSlot(i), child(name, object.type()->getAttributeName(i)));
     } else if (value.isTuple() || value.isList()) {
-      const auto items =
-          value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec();
+      const auto items = items_of(value);
       for (size_t i = 0; i < items.size(); ++i)
         stack.emplace_back(items[i], name + "[" + std::to_string(i) + "]");
     } else if (value.isGenericDict()) {

@@ -18,16 +18,13 @@ Size of_tensor(const at::Tensor& t) {
   return {t.sizes().vec(), static_cast<int64_t>(t.element_size())};
 }
 
-// torchinfo's nested_list_size(): first element of sequences, first value of dicts.
+// torchinfo's nested_list_size(): first element of sequences, first value of dicts. Its own
+// descent, not a walk of values/ivalue_walk.h's: it follows one item a level and enters an object.
 Size nested_size(const c10::IValue& v) {
   if (v.isTensor()) return of_tensor(v.toTensor());
-  if (v.isTuple()) {
-    const auto& e = v.toTupleRef().elements();
-    return e.empty() ? Size{} : nested_size(e[0]);
-  }
-  if (v.isList()) {
-    auto list = v.toListRef();
-    return list.empty() ? Size{} : nested_size(list[0]);
+  if (v.isTuple() || v.isList()) {
+    const auto items = items_of(v);
+    return items.empty() ? Size{} : nested_size(items[0]);
   }
   if (v.isGenericDict()) {
     auto dict = v.toGenericDict();
@@ -55,11 +52,7 @@ Size value_size(const c10::IValue& v) {
     for (const auto& item : v.toGenericDict()) last = item.value();
     return nested_size(last);
   }
-  if (v.isTuple()) {
-    const auto& e = v.toTupleRef().elements();
-    return sequence_size(std::vector<c10::IValue>(e.begin(), e.end()));
-  }
-  if (v.isList()) return sequence_size(v.toListRef().vec());
+  if (v.isTuple() || v.isList()) return sequence_size(items_of(v));
   return {};
 }
 

@@ -18,6 +18,7 @@
 #include "util/error.h"
 #include "util/read_only_file.h"
 #include "util/regular_file.h"
+#include "values/ivalue_walk.h"
 
 namespace modrec {
 
@@ -137,9 +138,7 @@ std::vector<at::Tensor> saved_tensors(const c10::IValue& value, const std::strin
   if (value.isTensor()) return {value.toTensor()};
   std::vector<at::Tensor> out;
   if (value.isTuple() || value.isList()) {
-    const auto& items =
-        value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec();
-    for (const auto& item : items) {
+    for (const auto& item : items_of(value)) {
       if (!item.isTensor())
         throw bad_input(path, std::string("holds a value of type ") + item.tagKind() +
                                   " among its items, not only tensors");

@@ -10,35 +10,18 @@
 #include "tensor_files/npy.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "values/ivalue_walk.h"
 
 namespace modrec {
 
 namespace {
 
-c10::IValue saveable(const c10::IValue& v) {
+// A leaf of the value as torch.load gives it back: tensors as contiguous CPU clones, None (an
+// absent argument or gradient) and plain values (a call's flags and sizes) as they are, anything
+// else (a device, a dtype, an object) as TorchScript prints it.
+c10::IValue saveable_leaf(const c10::IValue& v) {
   if (v.isTensor()) return v.toTensor().detach().to(at::kCPU).clone(at::MemoryFormat::Contiguous);
-  if (v.isTuple()) {
-    std::vector<c10::IValue> items;
-    for (const auto& item : v.toTupleRef().elements()) items.push_back(saveable(item));
-    return c10::ivalue::Tuple::create(std::move(items));
-  }
-  // Every list as a list of Any: pickle then writes a plain list. A typed one (List[Tensor],
-  // List[int]) is written with torch.jit._pickle's build functions, which torch.load's default
-  // weights_only mode (PyTorch >= 2.6) refuses to call.
-  if (v.isList()) {
-    c10::impl::GenericList out(c10::AnyType::get());
-    for (const auto& item : v.toListRef()) out.push_back(saveable(item));
-    return out;
-  }
-  if (v.isGenericDict() && v.toGenericDict().keyType()->kind() == c10::TypeKind::StringType) {
-    c10::impl::GenericDict out(c10::StringType::get(), c10::AnyType::get());
-    for (const auto& item : v.toGenericDict()) out.insert(item.key(), saveable(item.value()));
-    return out;
-  }
-  // None: an argument or a gradient that is absent. Plain values (a call's flags and sizes) are
-  // kept as they are: pickle holds them, torch.load gives them back.
   if (v.isNone() || v.isBool() || v.isInt() || v.isDouble() || v.isString()) return v;
-  // Anything else (a device, a dtype, an object) is kept as TorchScript prints it.
   std::ostringstream text;
   text << v;
   return text.str();
@@ -68,7 +51,11 @@ std::string torch_save_bytes(const c10::IValue& value) {
 }  // namespace
 
 void write_pt(const std::string& path, const c10::IValue& value) {
-  write_file_atomic(path, torch_save_bytes(saveable(value)));
+  // Every list and dict as one of Any: pickle then writes a plain one. A typed one (List[Tensor],
+  // List[int]) is written with torch.jit._pickle's build functions, which torch.load's default
+  // weights_only mode (PyTorch >= 2.6) refuses to call.
+  const c10::IValue saveable = map_leaves(value, saveable_leaf, /*any_types=*/true);
+  write_file_atomic(path, torch_save_bytes(saveable));
 }
 
 void write_npy(const std::string& path, const at::Tensor& t) {

@@ -7,7 +7,7 @@
 
 namespace modrec {
 
-// `value` is a tensor or None, or a tuple/list/str-keyed dict of them (nested allowed). Tensors are
+// `value` is a tensor or None, or a tuple/list/dict of them (nested allowed). Tensors are
 // saved as contiguous CPU clones, so a view does not drag its whole storage along. Throws
 // Error(Exit::write_failed).
 void write_pt(const std::string& path, const c10::IValue& value);

@@ -22,8 +22,12 @@ c10::IValue rebuild(const c10::IValue& shape, const std::vector<at::Tensor>& ten
   return c10::ivalue::Tuple::create(std::move(items));
 }
 
-// `v` with every leaf (a value that is no tuple, list or dict) replaced by fn(leaf). Lists and
-// dicts keep their element types, or hold Any when `any_types` (fn may change a leaf's type).
+}  // namespace
+
+std::vector<c10::IValue> items_of(const c10::IValue& v) {
+  return v.isTuple() ? v.toTupleRef().elements().vec() : v.toListRef().vec();
+}
+
 c10::IValue map_leaves(const c10::IValue& v,
                        const std::function<c10::IValue(const c10::IValue&)>& fn, bool any_types) {
   if (v.isTuple()) {
@@ -44,8 +48,6 @@ c10::IValue map_leaves(const c10::IValue& v,
   }
   return fn(v);
 }
-
-}  // namespace
 
 c10::IValue map_tensors(const c10::IValue& v,
                         const std::function<at::Tensor(const at::Tensor&)>& fn) {
@@ -88,7 +90,7 @@ void visit_leaves(const c10::IValue& v, const std::string& at,
                   const std::function<void(const std::string&, const c10::IValue&)>& fn) {
   const auto child = [&](const std::string& key) { return at.empty() ? key : at + "." + key; };
   if (v.isTuple() || v.isList()) {
-    const auto items = v.isTuple() ? v.toTupleRef().elements().vec() : v.toListRef().vec();
+    const auto items = items_of(v);
     for (size_t i = 0; i < items.size(); ++i) visit_leaves(items[i], child(std::to_string(i)), fn);
   } else if (v.isGenericDict()) {
     for (const auto& item : v.toGenericDict())

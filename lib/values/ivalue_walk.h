@@ -1,6 +1,8 @@
 // Walking a value (c10::IValue: tensors inside tuples, lists and dicts): its tensors and other
 // leaves flattened, mapped and put back, each with its place. The one home of these walks, for
-// the rows (pass/value_meta.h), the recordings, and a .pt2 program's outputs (instrument/pt2).
+// the rows (pass/value_meta.h), the recordings and the tensor files they write (tensor_files/),
+// and a .pt2 program's outputs (instrument/pt2). Below files/, whose check of a loaded value's
+// storages walks objects too and keeps its own walk (files/storage_extents.cpp).
 #pragma once
 #include <ATen/core/ivalue.h>
 
@@ -9,6 +11,15 @@
 #include <vector>
 
 namespace modrec {
+
+// The items of a tuple or a list, in order.
+std::vector<c10::IValue> items_of(const c10::IValue& tuple_or_list);
+
+// `value` with every leaf (a value that is no tuple, list or dict) replaced by fn(leaf),
+// depth-first. Tuples stay tuples; lists and dicts keep their element types, or hold Any when
+// `any_types` (fn may change a leaf's type).
+c10::IValue map_leaves(const c10::IValue& value,
+                       const std::function<c10::IValue(const c10::IValue&)>& fn, bool any_types);
 
 // `value` with every undefined tensor replaced by None, as Python would see it: what a recording
 // keeps. (The model itself continues with its own value, whose types say Tensor.)
