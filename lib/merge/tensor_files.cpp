@@ -49,10 +49,7 @@ std::vector<int64_t> joined_shape(const CaptureFiles& c, const std::vector<at::S
 }
 
 // A shard's .npy to read rows from: memory-mapped, or read whole when fortran_order.
-SourcePtr open_rows(const std::string& path) {
-  if (SourcePtr rows = open_npy_source(path)) return rows;
-  return memory_source(read_inputs(path).at(0), "npy", path);
-}
+SourcePtr open_rows(const std::string& path) { return npy_rows(open_input_file(path)); }
 
 void concatenate_npy(const CaptureFiles& c, size_t file) {
   std::vector<SourcePtr> parts;

@@ -95,8 +95,7 @@ class NpySource final : public SampleSource {
   size_t row_bytes_;
 };
 
-}  // namespace
-
+// The source, or nullptr for a fortran_order array.
 SourcePtr open_npy_source(const std::string& path) {
   auto map = std::make_unique<Mapping>(path);
   const std::string_view bytes = map->bytes();
@@ -104,6 +103,13 @@ SourcePtr open_npy_source(const std::string& path) {
   npy_data_size(layout, bytes.size() - layout.data_at, path);  // refuses a truncated file now
   if (layout.fortran) return nullptr;
   return std::make_shared<NpySource>(path, std::move(map), layout);
+}
+
+}  // namespace
+
+SourcePtr npy_rows(const InputFile& npy) {
+  if (SourcePtr rows = open_npy_source(npy.path)) return rows;
+  return memory_source(read_saved_value(npy).toTensor(), "npy", npy.path);
 }
 
 }  // namespace modrec

@@ -2,11 +2,13 @@
 // given back to the kernel, so that reading a file larger than memory keeps only a batch resident.
 #pragma once
 #include "sources/sample_source.h"
+#include "tensor_files/read_inputs.h"
 
 namespace modrec {
 
-// The source, or nullptr for a fortran_order array (its rows are strided over the whole file;
-// read_inputs reads it whole). Error(bad_input) naming `path` for what parse_npy refuses.
-SourcePtr open_npy_source(const std::string& path);
+// A .npy input (`npy.kind` numpy) as rows: memory-mapped, or read whole when fortran_order (its
+// rows are strided over the whole file). Error(bad_input) naming its path for what parse_npy
+// refuses.
+SourcePtr npy_rows(const InputFile& npy);
 
 }  // namespace modrec

@@ -1,10 +1,8 @@
 #include "sources/sample_source.h"
 
-#include "files/file_kind.h"
 #include "sources/file_sequence.h"
 #include "sources/npy_source.h"
 #include "tensor_files/read_inputs.h"
-#include "util/regular_file.h"
 
 namespace modrec {
 namespace {
@@ -43,12 +41,9 @@ std::vector<SourcePtr> open_input(const std::string& text) {
 InputSources open_input_sources(const std::string& text) {
   if (names_many_files(text))
     return {{std::make_shared<FileSequenceSource>(list_input_files(text))}};
-  require_regular_file(text, "input file");
-  if (sniff_file(text) == FileKind::numpy) {
-    SourcePtr npy = open_npy_source(text);
-    return {{npy ? npy : memory_source(read_inputs(text).at(0), "npy", text)}};
-  }
-  const c10::IValue value = read_saved_value(text);
+  const InputFile file = open_input_file(text);  // its kind told once
+  if (file.kind == FileKind::numpy) return {{npy_rows(file)}};
+  const c10::IValue value = read_saved_value(file);
   InputSources out{{}, value.isList()};
   for (auto& t : saved_tensors(value, text))
     out.sources.push_back(memory_source(std::move(t), "tensor_file", text));

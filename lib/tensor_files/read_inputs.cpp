@@ -9,14 +9,12 @@
 #include <optional>
 
 #include "files/archive.h"
-#include "files/file_kind.h"
 #include "files/pickle_head.h"
 #include "files/state_dict_pickle.h"
 #include "files/archive_adapter.h"
 #include "tensor_files/npy.h"
 #include "tensor_files/pickle_lengths.h"
 #include "util/error.h"
-#include "util/read_only_file.h"
 #include "util/regular_file.h"
 #include "values/ivalue_walk.h"
 
@@ -28,19 +26,6 @@ const char kSave[] = "save a tensor or a tuple of tensors with torch.save(x, pat
 
 Error bad_input(const std::string& path, const std::string& what, const std::string& hint = kSave) {
   return Error(Exit::bad_input, "input file " + what, path, hint);
-}
-
-// The input file, opened once; what keeps it from being read is said in an input file's terms.
-std::shared_ptr<const ReadOnlyFile> open_input(const std::string& path) {
-  std::error_code ec;
-  auto status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw bad_input(path, "does not exist", "check the path");
-  if (std::filesystem::is_directory(status)) throw bad_input(path, "is a directory");
-  require_regular_file(path, "input file");
-  auto file = ReadOnlyFile::open(path);
-  if (!file) throw bad_input(path, "cannot be read", "check the file's permissions");
-  if (file->size() == 0) throw bad_input(path, "is empty");
-  return file;
 }
 
 // `size` bytes from the start (the whole file: std::nullopt).
@@ -134,6 +119,19 @@ std::shared_ptr<const Archive> open_archive(const std::string& path,
 
 }  // namespace
 
+InputFile open_input_file(const std::string& path) {
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw bad_input(path, "does not exist", "check the path");
+  if (std::filesystem::is_directory(status)) throw bad_input(path, "is a directory");
+  require_regular_file(path, "input file");
+  auto file = ReadOnlyFile::open(path);
+  if (!file) throw bad_input(path, "cannot be read", "check the file's permissions");
+  if (file->size() == 0) throw bad_input(path, "is empty");
+  const FileKind kind = kind_by_magic(read_bytes(*file, path, 16));
+  return {path, std::move(file), kind};
+}
+
 std::vector<at::Tensor> saved_tensors(const c10::IValue& value, const std::string& path) {
   if (value.isTensor()) return {value.toTensor()};
   std::vector<at::Tensor> out;
@@ -155,15 +153,15 @@ std::vector<at::Tensor> saved_tensors(const c10::IValue& value, const std::strin
   throw bad_input(path, std::string("holds a value of type ") + value.tagKind() + ", not tensors");
 }
 
-c10::IValue read_saved_value(const std::string& path) {
-  const std::shared_ptr<const ReadOnlyFile> file = open_input(path);
-  const FileKind kind = kind_by_magic(read_bytes(*file, path, 16));
-  if (kind == FileKind::numpy) return parse_npy(read_bytes(*file, path), path);
-  if (kind == FileKind::legacy_pickle)
+c10::IValue read_saved_value(const InputFile& input) {
+  const std::string& path = input.path;
+  if (input.kind == FileKind::numpy) return parse_npy(read_bytes(*input.file, path), path);
+  if (input.kind == FileKind::legacy_pickle)
     throw bad_input(path, "is a legacy (non-zip) torch.save file, which LibTorch cannot read",
                     "save it again with torch.save(x, path) from PyTorch 1.6 or newer");
-  if (kind != FileKind::zip) throw bad_input(path, "is neither a torch.save file nor a .npy array");
-  const std::shared_ptr<const Archive> archive = open_archive(path, file);
+  if (input.kind != FileKind::zip)
+    throw bad_input(path, "is neither a torch.save file nor a .npy array");
+  const std::shared_ptr<const Archive> archive = open_archive(path, input.file);
   auto adapter = std::make_shared<ArchiveAdapter>(archive, true);
   std::unique_ptr<ZipReader> reader = open_zip(adapter, path);
   check_archive(*reader, path);
@@ -171,6 +169,10 @@ c10::IValue read_saved_value(const std::string& path) {
   // data records are checked as they are read (ArchiveAdapter), the rest here.
   archive->verify_crc(is_data_record);
   return unpickle(*reader, *adapter, path);
+}
+
+c10::IValue read_saved_value(const std::string& path) {
+  return read_saved_value(open_input_file(path));
 }
 
 std::vector<at::Tensor> read_inputs(const std::string& path) {
