@@ -150,6 +150,14 @@ ForwardArguments positional_arguments(const std::vector<SourcePtr>& sources) {
   return out;
 }
 
+std::vector<c10::IValue> given_by_position(const ForwardArguments& arguments,
+                                           const std::vector<c10::IValue>& values) {
+  std::vector<c10::IValue> out;
+  for (size_t i = 0; i < arguments.size() && i < values.size(); ++i)
+    if (arguments[i].positional) out.push_back(values[i]);
+  return out;
+}
+
 std::vector<SourcePtr> tensor_sources(const ForwardArguments& arguments) {
   std::vector<SourcePtr> out;
   for (const auto& a : arguments)

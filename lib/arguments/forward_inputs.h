@@ -47,6 +47,12 @@ class OpenedInputs {
 // Sources given in forward's order, one per argument (as positional --inputs are).
 ForwardArguments positional_arguments(const std::vector<SourcePtr>& sources);
 
+// Of `values` (one per argument of `arguments`, as a batch gives them), those given by position
+// (--input FILE, --input-size): torchinfo's input_data, the root call's positional arguments
+// whatever the model tells of its own call (a .pt2 exported with keyword inputs only: none).
+std::vector<c10::IValue> given_by_position(const ForwardArguments& arguments,
+                                           const std::vector<c10::IValue>& values);
+
 // The tensors among `arguments`, in forward's order.
 std::vector<SourcePtr> tensor_sources(const ForwardArguments& arguments);
 

@@ -78,6 +78,16 @@ TEST_CASE("binding: places, names, defaults") {
   CHECK(tensor_sources(bound).size() == 1);
 }
 
+TEST_CASE("the values given by position are the positional inputs' alone") {
+  const ForwardSchema schema(args_module());
+  const ForwardArguments bound = OpenedInputs(with_args({{"size", "[1]"}})).bind(schema);
+  std::vector<c10::IValue> values;
+  for (const ForwardArgument& a : bound) values.push_back(a.source ? a.source->all() : a.value);
+  const std::vector<c10::IValue> given = given_by_position(bound, values);
+  REQUIRE(given.size() == 1);  // x, from --input-size; size by --arg and the defaults are not
+  CHECK(given[0].toTensor().sizes().vec() == std::vector<int64_t>{2, 3});
+}
+
 TEST_CASE("a file holding a list is one List[Tensor] argument, a tuple one argument per item") {
   torch::jit::Module m("Detector");
   m.define(R"(

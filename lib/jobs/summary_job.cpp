@@ -11,7 +11,6 @@
 #include "pass/backward.h"
 #include "pass/device_sync.h"
 #include "pass/forward.h"
-#include "pass/value_meta.h"
 #include "summary/exports.h"
 #include "summary/rows.h"
 #include "summary/table.h"
@@ -61,7 +60,7 @@ CallTrace traced_with_backward(Session& session, const std::vector<c10::IValue>&
   std::optional<MemoryMeter> meter;
   if (options.wants_memory()) meter.emplace(session.model->state_tensors(), inner);
   CallHooks& hooks = meter ? static_cast<CallHooks&>(*meter) : *observer;
-  TraceCollector trace;
+  TraceCollector trace(given_by_position(session.inputs, inputs));
   {
     c10::IValue output = run_forward(*session.model, inputs, {true}, hooks, trace);
     BackwardOptions backward;
@@ -85,7 +84,8 @@ CallTrace traced(Session& session, const std::vector<c10::IValue>& inputs, const
   CallHooks* edit_hooks = edits.empty() ? nullptr : &hooks;
   CallTrace trace = job.summary.wants_flops() || job.summary.wants_memory()
                         ? traced_with_backward(session, inputs, edit_hooks, job.summary)
-                        : trace_forward(*session.model, inputs, {job.grad}, edit_hooks);
+                        : trace_forward(*session.model, inputs, {job.grad}, edit_hooks,
+                                        given_by_position(session.inputs, inputs));
   edits.check_all_matched();
   return trace;
 }
@@ -108,22 +108,11 @@ bool keyword_root(const CallTrace& trace, const std::vector<c10::IValue>& inputs
          std::ranges::any_of(inputs, [](const c10::IValue& v) { return v.isTensor(); });
 }
 
-// Inputs given by position on the command line (--input FILE, --input-size) are the root's
-// positional arguments, as torchinfo's input_data, whatever the archive's signature says of the
-// call export saw (a .pt2 exported with keyword inputs only: its notes give the root none).
-void root_given_by_position(CallTrace& trace, const std::vector<c10::IValue>& inputs,
-                            const InputOptions& given) {
-  const size_t by_position = std::min(given.files.size() + given.sizes.size(), inputs.size());
-  if (trace.calls.empty() || !trace.calls[0].inputs.tensors.empty() || by_position == 0) return;
-  trace.calls[0].inputs = args_meta({inputs.begin(), inputs.begin() + by_position});
-}
-
 // The pass on the session's inputs, on the meta device when the weights were not read.
 CallTrace traced_pass(Session& session, const SummaryJob& job, int64_t& input_bytes) {
   return pass_on_shapes(session, job.model, [&] {
     const std::vector<c10::IValue> inputs = session.whole_inputs();
     CallTrace trace = traced(session, inputs, job);
-    root_given_by_position(trace, inputs, job.inputs);
     input_bytes = session.input_bytes(inputs, keyword_root(trace, inputs));
     wait_for_device(inputs);
     return trace;

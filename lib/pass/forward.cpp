@@ -99,8 +99,9 @@ c10::IValue run_forward(InstrumentedModel& model, std::vector<c10::IValue> input
 }
 
 CallTrace trace_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,
-                        const RunOptions& options, CallHooks* hooks) {
-  TraceCollector trace;
+                        const RunOptions& options, CallHooks* hooks,
+                        std::vector<c10::IValue> given_by_position) {
+  TraceCollector trace(std::move(given_by_position));
   if (hooks)
     run_forward(model, std::move(inputs), options, *hooks, trace);
   else

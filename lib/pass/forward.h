@@ -16,8 +16,9 @@ c10::IValue run_forward(InstrumentedModel& model, std::vector<c10::IValue> input
                         const RunOptions& options, CallHooks& hooks, TraceCollector& trace);
 
 // The calls of one forward pass, for the summary; `hooks` (say, --edit's) see every call after
-// the trace did.
+// the trace did. `given_by_position`: TraceCollector's.
 CallTrace trace_forward(InstrumentedModel& model, std::vector<c10::IValue> inputs,
-                        const RunOptions& options, CallHooks* hooks = nullptr);
+                        const RunOptions& options, CallHooks* hooks = nullptr,
+                        std::vector<c10::IValue> given_by_position = {});
 
 }  // namespace modrec

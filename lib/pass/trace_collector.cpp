@@ -24,6 +24,8 @@ c10::IValue TraceCollector::leave(int index, int, const c10::IValue& output) {
   open_.pop_back();
   Call& call = trace_.calls[index];
   call.outputs = result_meta(output);
+  if (index == 0 && call.inputs.tensors.empty() && !given_by_position_.empty())
+    call.inputs = args_meta(given_by_position_);
   call.finished = true;
   call.traced_away = call.traced_away && output.isNone();
   return output;

@@ -7,6 +7,12 @@ namespace modrec {
 
 class TraceCollector : public CallHooks {
  public:
+  // `given_by_position`: the inputs given to the root by position (arguments/forward_inputs.h's
+  // given_by_position), its input (Call::inputs) when the model tells of none (a .pt2 exported
+  // with keyword inputs only), as torchinfo's input_data is.
+  explicit TraceCollector(std::vector<c10::IValue> given_by_position = {})
+      : given_by_position_(std::move(given_by_position)) {}
+
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   // The call's input (Call::inputs) is its positional arguments'.
@@ -23,6 +29,7 @@ class TraceCollector : public CallHooks {
  private:
   CallTrace trace_;
   std::vector<int> open_;
+  std::vector<c10::IValue> given_by_position_;
 };
 
 }  // namespace modrec
