@@ -20,7 +20,7 @@ void ModelFlags::add(CLI::App& cmd, InputOptions& inputs) {
   add_mode_flag(cmd, mode);
   add_enum_option(cmd, "--device", device, device_names(), "cpu or cuda (default cpu)");
   add_load_library_flag(cmd, libraries);
-  add_etrecord_flag(cmd, etrecord);
+  add_format_flags(cmd, formats);
   add_input_flags(cmd, inputs);
 }
 
@@ -34,7 +34,7 @@ void ModelFlags::resolve(ModelOptions& options) const {
   options.mode = mode;
   options.device = device;
   options.libraries = load_libraries(libraries);
-  options.etrecord = etrecord;
+  options.formats = formats;
   options.threads = threads_flag();
 }
 
@@ -55,8 +55,8 @@ void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries) {
       ->type_name("FILE");
 }
 
-void add_etrecord_flag(CLI::App& cmd, std::string& etrecord) {
-  cmd.add_option("--etrecord", etrecord,
+void add_format_flags(CLI::App& cmd, FormatOptions& formats) {
+  cmd.add_option("--etrecord", formats.etrecord,
                  "the ETRecord of an ExecuTorch program (.pte) that generate_etrecord wrote: "
                  "its module calls are reported too, each with its last instruction's output "
                  "(ETDump's; none where a delegate ran it); other models ignore it")

@@ -19,11 +19,11 @@
 namespace modrec::cli {
 
 // MODEL positional, --model, $MODREC_MODEL (in that order of precedence), --mode, --device,
-// --load-library (else $MODREC_LOAD_LIBRARY).
+// --load-library (else $MODREC_LOAD_LIBRARY), the format flags (add_format_flags).
 struct ModelFlags {
   std::string positional, flag;
   std::vector<std::string> libraries;
-  std::string etrecord;
+  FormatOptions formats;
   Mode mode = Mode::eval;
   Device device = Device::cpu;
   // Also adds the input flags (add_input_flags).
@@ -35,8 +35,9 @@ struct ModelFlags {
 void add_input_flags(CLI::App& cmd, InputOptions& inputs);
 // --load-library PATH, repeatable.
 void add_load_library_flag(CLI::App& cmd, std::vector<std::string>& libraries);
-// --etrecord FILE: an ExecuTorch program's ETRecord.
-void add_etrecord_flag(CLI::App& cmd, std::string& etrecord);
+// The flags only some formats read (FormatOptions): --etrecord FILE, an ExecuTorch program's
+// ETRecord.
+void add_format_flags(CLI::App& cmd, FormatOptions& formats);
 // The libraries to load: the flags' paths, else those of $MODREC_LOAD_LIBRARY (':'-separated).
 std::vector<std::string> load_libraries(const std::vector<std::string>& flags);
 // --mode eval|train; `when` says when it applies, for commands whose model is optional.

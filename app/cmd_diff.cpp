@@ -54,7 +54,7 @@ Command add_diff(CLI::App& app) {
                   "table, json or markdown (default table)");
   add_input_flags(*cmd, job->inputs);
   add_mode_flag(*cmd, model->mode, "with --input");
-  add_etrecord_flag(*cmd, model->etrecord);
+  add_format_flags(*cmd, model->formats);
   add_enum_option(*cmd, "--save", job->save, save_format_names(),
                   "with --input: compare pt or npy tensors (default pt), or none (statistics)");
   return {cmd, [job, model] {

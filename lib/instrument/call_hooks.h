@@ -7,15 +7,14 @@
 
 namespace modrec {
 
-// What a model reports besides enter and leave.
+// How a model is opened to run, whatever its format: what it reports besides enter and leave,
+// and whether it may be saved. What only some formats read (an ETRecord) is FormatOptions
+// (load/model_options.h).
 struct InstrumentOptions {
   bool route_tensor_args = false;  // each Tensor argument of a call passes through route()
   // The model will be saved once trained (InstrumentedModel::save, watch --save-model): the load
   // keeps what saving needs, and refuses a format modrec cannot write (open_model.h).
   bool savable = false;
-  // An ExecuTorch program's ETRecord (--etrecord): the module calls its instructions ran are
-  // reported too (executorch/executorch_program.h). Other kinds of model ignore it.
-  std::string etrecord;
 };
 
 // Receives the root call and every submodule call, in call order, on the calling thread.

@@ -11,14 +11,15 @@
 namespace modrec {
 
 std::unique_ptr<InstrumentedModel> open_model(const std::string& path, const FileInfo& file,
-                                              Weights weights, const InstrumentOptions& options) {
+                                              Weights weights, const FormatOptions& formats,
+                                              const InstrumentOptions& options) {
   std::unique_ptr<InstrumentedModel> model;
   if (file.kind == FileKind::exported)
     model = std::make_unique<ExportedModel>(pt2::read_exported(*file.archive, weights), options);
   else if (file.kind == FileKind::aoti_package)
     model = open_compiled_package(path, file);
   else if (file.kind == FileKind::executorch)
-    model = open_executorch_program(path, options.etrecord);
+    model = open_executorch_program(path, formats.etrecord);
   else
     return std::make_unique<ScriptModel>(load_model(path, file, weights), options);
   if (options.savable)

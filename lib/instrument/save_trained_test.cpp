@@ -40,7 +40,7 @@ bool make_net(const std::string& dir, const std::string& tail) {
 // The model with its weights, as watch opens it.
 std::unique_ptr<InstrumentedModel> open_read(const std::string& path,
                                              const InstrumentOptions& options = {}) {
-  return open_model(path, inspect_file(path), Weights::read, options);
+  return open_model(path, inspect_file(path), Weights::read, {}, options);
 }
 
 }  // namespace

@@ -76,7 +76,7 @@ int64_t Session::input_bytes(const std::vector<c10::IValue>& values, bool keywor
 
 void Session::read_weights(const ModelOptions& options) {
   const progress::Phase loading("loading " + options.path + " with its weights");
-  model = open_model(options.path, file, Weights::read, instrument);
+  model = open_model(options.path, file, Weights::read, options.formats, instrument);
   device = torch_device(options.device);
   place(*model, device, options);
 }
@@ -86,21 +86,24 @@ namespace {
 // A model LibTorch cannot load onto the meta device (a quantized one: no QuantizedMeta kernels)
 // is read with its weights, and `weights` says which it was; when that fails too, its own error
 // is the one line.
-std::unique_ptr<InstrumentedModel> open_without_weights_or_with(const std::string& path,
+std::unique_ptr<InstrumentedModel> open_without_weights_or_with(const ModelOptions& model,
                                                                 const FileInfo& file,
                                                                 Weights& weights,
                                                                 const InstrumentOptions& options) {
-  if (weights != Weights::meta) return open_model(path, file, weights, options);
+  const auto open = [&](Weights w) {
+    return open_model(model.path, file, w, model.formats, options);
+  };
+  if (weights != Weights::meta) return open(weights);
   try {
-    return open_model(path, file, weights, options);
+    return open(weights);
   } catch (const Error& e) {
     if (e.code() != Exit::bad_input) throw;
-    auto model = open_model(path, file, Weights::read, options);
+    auto opened = open(Weights::read);
     const std::string why = first_line(e.what());  // LibTorch's first sentence says enough
-    log::warn(path, ": the model cannot be read without its weights (",
+    log::warn(model.path, ": the model cannot be read without its weights (",
               why.substr(0, why.find(". ")), "): it was read with them");
     weights = Weights::read;
-    return model;
+    return opened;
   }
 }
 
@@ -115,17 +118,15 @@ Session open_session(const ModelOptions& model, const InputOptions& inputs,
   for (const auto& library : model.libraries) load_operator_library(library);
   if (weights == Weights::meta) register_meta_kernels();
   FileInfo file = inspected ? std::move(*inspected) : inspect_file(model.path);
-  InstrumentOptions options = instrument;
-  options.etrecord = model.etrecord;
   const progress::Phase loading("loading " + model.path);  // until the model is placed
   std::unique_ptr<InstrumentedModel> instrumented =
-      open_without_weights_or_with(model.path, file, weights, options);
+      open_without_weights_or_with(model, file, weights, instrument);
   const ForwardSchema schema(instrumented->forward_arguments());
   ForwardArguments bound = inputs.given() ? opened.bind(schema) : ForwardArguments{};
   Session session{
       std::move(instrumented), schema.signature(),
       std::move(bound),        weights == Weights::meta ? at::Device(at::kMeta) : device,
-      std::move(file),         options};
+      std::move(file),         instrument};
   place(*session.model, session.device, model);
   return session;
 }
@@ -134,7 +135,7 @@ std::vector<FlagPath> paths_read(const ModelOptions& model, const InputOptions& 
                                  const RecordOptions& record) {
   std::vector<FlagPath> paths = flag_paths(inputs.all_files(), "--input");
   paths.insert(paths.end(), {{model_file(model.path), "MODEL"},
-                             {model.etrecord, "--etrecord"},
+                             {model.formats.etrecord, "--etrecord"},
                              {record.grad_file, "--grad"},
                              {record.targets_file, "--targets"}});
   for (const auto& edit : record.edits.specs)

@@ -39,7 +39,8 @@ struct Session {
 };
 
 // The model file is opened and read once: its kind told, its directory read, the model loaded
-// with its weights as `weights` says. `file`: inspect_file's of the model, when the job looked.
+// with its weights as `weights` says, its format given model.formats. `file`: inspect_file's of the
+// model, when the job looked.
 Session open_session(const ModelOptions& model, const InputOptions& inputs,
                      const InstrumentOptions& instrument = {}, Weights weights = Weights::read,
                      std::optional<FileInfo> file = std::nullopt);

@@ -18,6 +18,15 @@ const EnumNames<Mode>& mode_names();
 // needs shapes, not values).
 enum class Weights { read, meta };
 
+// What only some formats read, parsed once from the command line (app/cli_common.h's
+// add_format_flags) and passed down unchanged to open_model, which hands each format its own:
+// adding one is a field here, its flag there and its reader's use. Other formats ignore it.
+struct FormatOptions {
+  // --etrecord: an ExecuTorch program's ETRecord, by which its module calls are reported too
+  // (instrument/executorch/executorch_program.h).
+  std::string etrecord;
+};
+
 struct ModelOptions {
   std::string path;
   Mode mode = Mode::eval;       // --mode
@@ -25,7 +34,7 @@ struct ModelOptions {
   int threads = 0;              // --threads; 0: the number of cores
   // --load-library (else $MODREC_LOAD_LIBRARY): operator libraries loaded before the model.
   std::vector<std::string> libraries;
-  std::string etrecord;  // --etrecord: a .pte's ETRecord (InstrumentOptions::etrecord)
+  FormatOptions formats;
 };
 
 }  // namespace modrec
