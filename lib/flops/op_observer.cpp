@@ -175,6 +175,10 @@ at::Tensor OpObserver::route(int call, size_t argno, const at::Tensor& x) {
   return next_ ? next_->route(call, argno, x) : x;
 }
 
+void OpObserver::caveats(int call, const CallCaveats& told) {
+  if (next_) next_->caveats(call, told);
+}
+
 void OpObserver::add_to(CallTrace& trace) const {
   for (size_t i = 0; i < trace.calls.size(); ++i) {
     trace.calls[i].flops_forward = i < state_->forward.size() ? state_->forward[i] : 0;

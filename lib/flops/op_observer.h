@@ -28,6 +28,7 @@ class OpObserver : public CallHooks {
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override;
+  void caveats(int call, const CallCaveats& told) override;
 
   // Writes the counts into the trace of the same pass: Call::flops_*, unattributed_ops.
   void add_to(CallTrace& trace) const;

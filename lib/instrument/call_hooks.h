@@ -2,6 +2,7 @@
 #pragma once
 #include <ATen/core/ivalue.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,33 @@ struct InstrumentOptions {
   // The model will be saved once trained (InstrumentedModel::save, watch --save-model): the load
   // keeps what saving needs, and refuses a format modrec cannot write (open_model.h).
   bool savable = false;
+};
+
+// What a model tells of a call besides its arguments and result, where eager forward hooks would
+// see the call otherwise: reported by CallHooks::caveats when a field is set. Each field names
+// the format whose runner sets it (today only a .pt2 archive's, instrument/pt2/graph_runner.cpp);
+// a collector reads those it needs. A new format's caveat is a field here, not a new callback.
+struct CallCaveats {
+  // The model cannot give the call's input gradients (grad_input) or output gradients
+  // (grad_output) as eager hooks would see them, for the reason given (empty: it can): a .pt2
+  // archive's call whose argument and result are one graph value (pt2/untold_gradients.h), or
+  // that is given one tensor several times.
+  std::string untold_inputs, untold_outputs;
+  // Eager forward was given only the first of its args by position and the rest by keyword (a
+  // .pt2 archive's call whose signature says so): those first ones, what a forward hook's
+  // `inputs` holds, by which torchinfo sizes the call's input. The call's arguments are still all
+  // of enter's, as a forward pre-hook with_kwargs sees them.
+  std::optional<std::vector<c10::IValue>> positional;
+  // The file does not keep which of the call's arguments eager forward was given by keyword
+  // (keywords_untold), or its result's structure (structure_untold): a .pt2 archive's call whose
+  // signature it lacks. Its arguments and result are then its tensors, flat.
+  bool keywords_untold = false;
+  bool structure_untold = false;
+
+  bool any() const {
+    return !untold_inputs.empty() || !untold_outputs.empty() || positional || keywords_untold ||
+           structure_untold;
+  }
 };
 
 // Receives the root call and every submodule call, in call order, on the calling thread.
@@ -31,21 +59,8 @@ class CallHooks {
   // With InstrumentOptions::route_tensor_args: each Tensor argument of `call` passes through here
   // and the call sees what this returns (a hooked clone gives its module-local input gradient).
   virtual at::Tensor route(int call, size_t argno, const at::Tensor& x) { return x; }
-  // Right after enter(call), before its route()s: the model cannot give the call's input
-  // gradients (grad_input) or output gradients (grad_output) as eager hooks would see them, for
-  // the reason given (empty: it can): a .pt2 archive's call whose argument and result are one
-  // graph value (pt2/untold_gradients.h), or that is given one tensor several times.
-  virtual void untold_gradients(int call, const std::string& inputs_why,
-                                const std::string& outputs_why) {}
-  // Right after enter(call), when eager forward was given only the first of its args by position
-  // and the rest by keyword (a .pt2 archive's call whose signature says so): those first ones,
-  // what a forward hook's `inputs` holds, by which torchinfo sizes the call's input. The call's
-  // arguments are still all of enter's, as a forward pre-hook with_kwargs sees them.
-  virtual void positional_arguments(int call, const std::vector<c10::IValue>& positional) {}
-  // Right after enter(call), when the file does not keep which of the call's arguments eager
-  // forward was given by keyword (`keywords`), or its result's structure (`structure`): a .pt2
-  // archive's call whose signature it lacks. Its arguments and result are then its tensors, flat.
-  virtual void untold_signature(int call, bool keywords, bool structure) {}
+  // Right after enter(call), before its route()s, once, when the model has any caveat about it.
+  virtual void caveats(int call, const CallCaveats& told) {}
 };
 
 }  // namespace modrec

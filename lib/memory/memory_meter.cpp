@@ -199,17 +199,8 @@ at::Tensor MemoryMeter::route(int call, size_t argno, const at::Tensor& x) {
   return next_->route(call, argno, x);
 }
 
-void MemoryMeter::untold_gradients(int call, const std::string& inputs_why,
-                                   const std::string& outputs_why) {
-  if (next_) next_->untold_gradients(call, inputs_why, outputs_why);
-}
-
-void MemoryMeter::positional_arguments(int call, const std::vector<c10::IValue>& positional) {
-  if (next_) next_->positional_arguments(call, positional);
-}
-
-void MemoryMeter::untold_signature(int call, bool keywords, bool structure) {
-  if (next_) next_->untold_signature(call, keywords, structure);
+void MemoryMeter::caveats(int call, const CallCaveats& told) {
+  if (next_) next_->caveats(call, told);
 }
 
 void MemoryMeter::add_to(CallTrace& trace) const {

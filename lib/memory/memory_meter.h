@@ -36,10 +36,7 @@ class MemoryMeter : public CallHooks {
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override;
-  void untold_gradients(int call, const std::string& inputs_why,
-                        const std::string& outputs_why) override;
-  void positional_arguments(int call, const std::vector<c10::IValue>& positional) override;
-  void untold_signature(int call, bool keywords, bool structure) override;
+  void caveats(int call, const CallCaveats& told) override;
 
   // After the backward (or the forward alone): the figures into the trace of the same pass
   // (Call::memory, CallTrace::memory). Warns once naming the autograd node

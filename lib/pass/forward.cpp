@@ -27,17 +27,9 @@ class Tee : public CallHooks {
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override {
     return guarded([&] { return a_.route(call, argno, x); });
   }
-  void untold_gradients(int call, const std::string& inputs_why,
-                        const std::string& outputs_why) override {
-    guarded([&] { a_.untold_gradients(call, inputs_why, outputs_why); });
-  }
-  void positional_arguments(int call, const std::vector<c10::IValue>& positional) override {
-    trace_.positional_arguments(call, positional);
-    guarded([&] { a_.positional_arguments(call, positional); });
-  }
-  void untold_signature(int call, bool keywords, bool structure) override {
-    trace_.untold_signature(call, keywords, structure);
-    guarded([&] { a_.untold_signature(call, keywords, structure); });
+  void caveats(int call, const CallCaveats& told) override {
+    trace_.caveats(call, told);
+    guarded([&] { a_.caveats(call, told); });
   }
   std::exception_ptr hook_error() const { return hook_error_; }
 

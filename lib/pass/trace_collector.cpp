@@ -11,13 +11,11 @@ void TraceCollector::enter(int index, int module, const std::vector<c10::IValue>
   open_.push_back(index);
 }
 
-void TraceCollector::positional_arguments(int index, const std::vector<c10::IValue>& positional) {
-  trace_.calls[index].inputs = args_meta(positional);
-}
-
-void TraceCollector::untold_signature(int index, bool keywords, bool structure) {
-  trace_.calls[index].keywords_untold = keywords;
-  trace_.calls[index].structure_untold = structure;
+void TraceCollector::caveats(int index, const CallCaveats& told) {
+  Call& call = trace_.calls[index];
+  if (told.positional) call.inputs = args_meta(*told.positional);
+  call.keywords_untold = told.keywords_untold;
+  call.structure_untold = told.structure_untold;
 }
 
 c10::IValue TraceCollector::leave(int index, int, const c10::IValue& output) {

@@ -15,9 +15,9 @@ class TraceCollector : public CallHooks {
 
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
-  // The call's input (Call::inputs) is its positional arguments'.
-  void positional_arguments(int call, const std::vector<c10::IValue>& positional) override;
-  void untold_signature(int call, bool keywords, bool structure) override;
+  // The call's input (Call::inputs) is its positional arguments', where only some are; what its
+  // file does not keep of its signature is marked (Call::keywords_untold, structure_untold).
+  void caveats(int call, const CallCaveats& told) override;
 
   const CallTrace& trace() const { return trace_; }
   // The trace so far, for what measured the same pass to add its figures to (memory_meter.h).

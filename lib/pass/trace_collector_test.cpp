@@ -15,7 +15,9 @@ TEST_CASE("a root that tells no positional input takes the inputs given by posit
 
   TraceCollector keywords({x});
   keywords.enter(0, 0, {c10::IValue(at::zeros({4}))});
-  keywords.positional_arguments(0, {});  // a .pt2 exported with keyword inputs only
+  CallCaveats given_none;  // a .pt2 exported with keyword inputs only
+  given_none.positional = std::vector<c10::IValue>{};
+  keywords.caveats(0, given_none);
   keywords.leave(0, 0, x);
   CHECK(keywords.trace().calls[0].inputs.size == Shape{2, 3});
 

@@ -205,8 +205,8 @@ std::string not_recorded(size_t gradients) {
 }
 
 // One warning for the gradients refused through operators without a derivative (recorder.h,
-// refuse_blocked), naming the operators; one for those the model cannot tell
-// (CallHooks::untold_gradients), with the reasons (each naming its call: the first few unless -v).
+// refuse_blocked), naming the operators; one for those the model cannot tell (CallCaveats'
+// untold_inputs, untold_outputs), with the reasons (each naming its call: the first few unless -v).
 void warn_no_gradient(const std::vector<LayerRecording>& layers) {
   std::set<std::string> ops, reasons;
   size_t blocked = 0, untold = 0;

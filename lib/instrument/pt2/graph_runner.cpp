@@ -228,7 +228,7 @@ class GraphRun {
     std::vector<std::string> names;
     const std::vector<c10::IValue> args = root.in_spec.is_null() ? inputs : arguments(root, names);
     forward_.hooks.enter(ids_[0], 0, args);
-    report_positional(ids_[0], root, args);
+    report(ids_[0], {.positional = positional(root, args)});
     routed_.emplace_back();
   }
 
@@ -266,18 +266,16 @@ class GraphRun {
 
   // As TorchScript's instrumentation does: enter sees the arguments, then (route_tensor_args)
   // each tensor argument passes through route, and the call's nodes see what it returns. Between
-  // the two, a call whose gradients the graph cannot tell says so.
+  // the two, what eager hooks would see otherwise (CallCaveats): the gradients the graph cannot
+  // tell, the signature the archive lacks, the arguments given by position.
   void enter(int call) {
     const pt2::PlannedCall& planned = graph_.plan.calls[call];
     std::vector<std::string> names;  // per argument: the graph value it is, if a tensor
     const std::vector<c10::IValue> args = arguments(planned, names);
     ids_[call] = forward_.next_call++;
     forward_.hooks.enter(ids_[call], planned.module, args);
-    if (!planned.untold_inputs.empty() || !planned.untold_outputs.empty())
-      forward_.hooks.untold_gradients(ids_[call], planned.untold_inputs, planned.untold_outputs);
-    if (!planned.positional || !planned.out_spec)
-      forward_.hooks.untold_signature(ids_[call], !planned.positional, !planned.out_spec);
-    report_positional(ids_[call], planned, args);
+    report(ids_[call], {planned.untold_inputs, planned.untold_outputs, positional(planned, args),
+                        !planned.positional, !planned.out_spec});
     std::unordered_map<std::string, c10::IValue> routed;
     for (size_t i = 0; forward_.options.route_tensor_args && i < args.size(); ++i)
       if (args[i].isTensor())
@@ -384,13 +382,17 @@ class GraphRun {
     return c10::IValue();  // None
   }
 
+  void report(int id, const CallCaveats& caveats) {
+    if (caveats.any()) forward_.hooks.caveats(id, caveats);
+  }
+
   // The arguments given by position, where some were given by keyword (torchinfo's Input Shape
   // is the first positional tensor's: "--" without one).
-  void report_positional(int id, const pt2::PlannedCall& planned,
-                         const std::vector<c10::IValue>& args) {
-    if (planned.positional && *planned.positional < args.size())
-      forward_.hooks.positional_arguments(
-          id, {args.begin(), args.begin() + static_cast<ptrdiff_t>(*planned.positional)});
+  static std::optional<std::vector<c10::IValue>> positional(const pt2::PlannedCall& planned,
+                                                            const std::vector<c10::IValue>& args) {
+    if (!planned.positional || *planned.positional >= args.size()) return std::nullopt;
+    return std::vector<c10::IValue>(args.begin(),
+                                    args.begin() + static_cast<ptrdiff_t>(*planned.positional));
   }
 
   // compile_steps checked that each argument is there (or has a default) and fits.

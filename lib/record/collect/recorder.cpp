@@ -152,11 +152,10 @@ at::Tensor Recorder::route(int, size_t argno, const at::Tensor& x) {
   return routed;
 }
 
-void Recorder::untold_gradients(int, const std::string& inputs_why,
-                                const std::string& outputs_why) {
+void Recorder::caveats(int, const CallCaveats& told) {
   if (CapturedCall* call = open_.back()) {
-    call->untold_inputs = inputs_why;
-    call->untold_outputs = outputs_why;
+    call->untold_inputs = told.untold_inputs;
+    call->untold_outputs = told.untold_outputs;
   }
 }
 

@@ -28,7 +28,7 @@ struct CapturedValue {
   // gradient never arrived). Gradients fill it only when saving.
   c10::IValue structure;
   uint64_t order = 0;  // when it was captured, on the Recorder's clock
-  // Gradients refused (record/collect/no_derivative.h; CallHooks::untold_gradients).
+  // Gradients refused (record/collect/no_derivative.h; CallCaveats' untold gradients).
   std::vector<NoGradient> no_gradient;
 };
 
@@ -40,7 +40,7 @@ struct GradientSlot {
   GradientEdge edge;                      // where the hook waits for it
   // Operators without a derivative on a way from the loss to here: the gradient is refused.
   std::vector<std::string> blocked_by;
-  // Non-empty: the model cannot tell it (CallHooks::untold_gradients), so it is refused unhooked.
+  // Non-empty: the model cannot tell it (CallCaveats' untold gradients), so it is refused unhooked.
   std::string untold;
 };
 
@@ -53,7 +53,7 @@ struct CapturedCall {
   size_t num_args = 0;
   std::vector<GradientSlot> grad_output;  // per tensor of the output, depth-first
   std::vector<GradientSlot> grad_input;   // per positional argument
-  // CallHooks::untold_gradients: why, for every slot of grad_input and of grad_output.
+  // CallCaveats::untold_inputs, untold_outputs: why, for every slot of grad_input and grad_output.
   std::string untold_inputs, untold_outputs;
 };
 
@@ -73,9 +73,9 @@ class Recorder : public CallHooks {
   void enter(int call, int module, const std::vector<c10::IValue>& args) override;
   c10::IValue leave(int call, int module, const c10::IValue& output) override;
   at::Tensor route(int call, size_t argno, const at::Tensor& x) override;
-  // The call's gradient slots of each side with a reason are refused, listed under no_gradient.
-  void untold_gradients(int call, const std::string& inputs_why,
-                        const std::string& outputs_why) override;
+  // The call's gradient slots of each side the model cannot tell (CallCaveats::untold_inputs,
+  // untold_outputs) are refused, listed under no_gradient.
+  void caveats(int call, const CallCaveats& told) override;
 
   // Before backward from `root`: every gradient hooked so far that would pass through an
   // operator without a derivative is refused (its hook records nothing; the capture lists it
