@@ -1,4 +1,9 @@
-// The callback side of instrumentation: what an instrumented model reports while it runs.
+// The callback side of instrumentation: what an instrumented model (instrumented_model.h) reports
+// while it runs, the same for every format. A TorchScript file (.pt) and a torch.export archive
+// (.pt2) report every module call as it runs; compiled code (an AOTInductor package, an ExecuTorch
+// program, .pte) its root alone, and an ExecuTorch program given its ETRecord its module calls
+// too, after the run, without their arguments. What only one format can say of a call (a .pt2
+// archive's gradients and signatures it cannot tell) is a CallCaveats, through one callback.
 #pragma once
 #include <ATen/core/ivalue.h>
 

@@ -1,9 +1,11 @@
 // A loaded model made observable, whatever its file format: its module tree, and forward passes
 // in which every module call reaches a CallHooks. open_model.h makes one per format from what
-// load/<format>/ read and checked: TorchScript's ScriptModel, torch.export's ExportedModel, and
-// for compiled code, whose module calls ran fused, a RootOnlyModel (an AOTInductor package's
-// CompiledPackage; an ExecuTorch program's, its calls told after the run from its ETRecord).
-// Everything downstream (runs, summary rows, recording, training) sees only this interface.
+// load/<format>/ read and checked: a TorchScript file's (.pt) ScriptModel, a torch.export
+// archive's (.pt2) ExportedModel, and for compiled code, whose module calls ran fused, a
+// RootOnlyModel (an AOTInductor package's CompiledPackage; an ExecuTorch program's (.pte), its
+// calls told after the run from its ETRecord). A checkpoint has no forward and is none of these
+// (checkpoint/). Everything downstream (runs, summary rows, recording, training) sees only this
+// interface.
 #pragma once
 #include <ATen/core/function_schema.h>
 #include <ATen/core/ivalue.h>

@@ -1,4 +1,6 @@
-// A loaded, instrumented model and its input sources: the start of every job that runs a model.
+// A loaded, instrumented model and its input sources: the start of every job that runs a model,
+// whatever open_model.h read (a TorchScript file, a .pt2 archive, an AOTInductor package, an
+// ExecuTorch .pte). A checkpoint runs nothing: its jobs read it with checkpoint/ instead.
 #pragma once
 #include <memory>
 
