@@ -5,7 +5,8 @@
 - transformers' mixture-of-experts operator (a tiny Qwen2-MoE, its experts on the default
   grouped_mm implementation, which under torch.export calls the Python custom operator
   transformers::grouped_mm_fallback): modrec's C++ definition runs it, the table is torchinfo's
-  and the captures eager hooks' (gradients through register_autograd's backward included); any
+  and the captures eager hooks' (gradients through register_autograd's backward included, and
+  the experts' top_k_weights' input gradient); any
   other Python custom operator is named with its package, never with --load-library advice;
 - _export_tracepoint nodes (what preserve_module_call_signature left in archives of older torch)
   put into archives of each torch the project reads: run as identities, tables and outputs as
@@ -163,10 +164,13 @@ class MixtureOfExperts(RecordComparison):
         self.assertNotIn("modrec-notes", err)
 
     def test_captures_equal_eager_hooks(self):
-        # Not grad_input: the experts' call (hidden_states, top_k_index, top_k_weights) gets no
-        # gradient recorded for top_k_weights, where eager's hook has one (open: issue 56)
-        self.compare(self.NAME, [self.ids], model=self.path, weights=self.path, rtol=1e-4,
-                     atol=1e-5, captures=("input", "output", "grad_output"))
+        # The experts' call's top_k_weights is the router's no-op `.to(dtype)`, which the graph's
+        # nodes read under its input's name: its gradient is the experts' own all the same.
+        manifest = self.compare(self.NAME, [self.ids], model=self.path, weights=self.path,
+                                rtol=1e-4, atol=1e-5)
+        experts = next(layer for layer in manifest["layers"]
+                       if layer["path"] == "model.model.layers.0.mlp.experts")
+        self.assertEqual(experts["captures"]["grad_input"]["shapes"], [[6, 16], [6, 2]])
 
     def test_parameter_gradients_through_the_experts_equal_autograd(self):
         out = self.record(self.path, [self.ids], captures=("param_grad",))

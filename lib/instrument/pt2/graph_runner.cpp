@@ -215,9 +215,15 @@ class GraphRun {
 
   // The value `name` as the innermost open call sees it (routed inputs are the call's own).
   c10::IValue value(const std::string& name) const {
-    for (auto it = routed_.rbegin(); it != routed_.rend(); ++it)
-      if (auto found = it->find(name); found != it->end()) return found->second;
+    if (const c10::IValue* own = routed(name)) return *own;
     return values_.at(name);
+  }
+
+  // The innermost open call's routed value `name`; nullptr when no open call routes it.
+  const c10::IValue* routed(const std::string& name) const {
+    for (auto it = routed_.rbegin(); it != routed_.rend(); ++it)
+      if (auto found = it->find(name); found != it->end()) return &found->second;
+    return nullptr;
   }
 
   // The root's arguments are the program's inputs, or with modrec.export's notes forward's
@@ -298,9 +304,12 @@ class GraphRun {
  private:
   void run_node(const Node& node, const Step& step,
                 const std::map<std::string, std::string>& sources) {
+    // A value read under another name (CallPlan::sources) is that one, but where an open call
+    // routed it under its own name: a call given the result of a no-op aten.to made before it
+    // (transformers' MoE experts' top_k_weights) has its argument, and its gradient, from there.
     const pt2::ValueLookup lookup = [&](const std::string& name) {
       auto from = sources.find(name);
-      return value(from == sources.end() ? name : from->second);
+      return value(from == sources.end() || routed(name) ? name : from->second);
     };
     std::vector<c10::IValue> results;
     if (step.op) {
