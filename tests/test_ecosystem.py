@@ -17,8 +17,8 @@
   column equal torchinfo's with those inputs as a dict (Input Shape "--", every input counted in
   "Input size"), captures equal eager hooks';
 - a tensor returned at several places of a call's result (diffusers' DownBlock2D), each place
-  used apart: which place each use took is not told by the graph, so the call's output
-  gradients are refused with the reason; every other capture is eager hooks'.
+  used apart: modrec.export makes each place a graph value of its own, and every capture, each
+  place's gradient included, is eager hooks'.
 The models are scripts/models.py's, exported once per class into a temporary directory."""
 import json
 import os
@@ -329,9 +329,6 @@ class KeywordRoots(unittest.TestCase):
     """CLIP, Whisper, a diffusers UNet2DConditionModel and AutoencoderKL called with keyword inputs
     only, exported by modrec.export."""
     NAMES = ("CLIP", "Whisper", "DiffusersUNet", "DiffusersVAE")
-    # The UNet's down blocks return their output at two places of their result (RepeatedOutputs
-    # below): their output gradients are refused, saying why.
-    REFUSED = {"DiffusersUNet": ("down_blocks.0", "down_blocks.1")}
 
     @classmethod
     def setUpClass(cls):
@@ -372,30 +369,34 @@ class KeywordRoots(unittest.TestCase):
                 self.addCleanup(shutil.rmtree, os.path.dirname(ref))
                 self.assertEqual([l["label"] for l in load_json(mine, "manifest.json")["layers"]],
                                  [l["label"] for l in load_json(ref, "index.json")["layers"]])
-                for label, capture, problem in capture_mismatches(
-                        mine, ref, CAPTURES, self.REFUSED.get(name, ()), rtol=1e-4, atol=1e-5):
+                # (the UNet's down blocks return their output at two places of their result,
+                # each with its own gradient: RepeatedOutputs)
+                for label, capture, problem in capture_mismatches(mine, ref, CAPTURES,
+                                                                  rtol=1e-4, atol=1e-5):
                     self.assertIsNone(problem, (name, label, capture))
 
 
 class RepeatedOutputs(RecordComparison):
     """RepeatedOutputNet's `down` returns h, (h, h), and its caller uses each place apart: eager
-    hooks see each place's own gradient; the graph has one value for the three and does not tell
-    which place each use took. modrec refuses down's output gradients, saying why (listed under
-    no_gradient), and every other capture is eager hooks'."""
+    hooks see each place's own gradient. modrec.export passes the further places through
+    aten.alias (a view: same numbers), so that each place is a graph value of its own: every
+    capture, down's grad_output included, is eager hooks'."""
     NAME = "RepeatedOutputNet"
 
-    def test_the_places_gradients_are_refused_and_the_rest_is_eager_hooks(self):
+    def test_each_place_has_its_own_gradient_as_eager_hooks_see_it(self):
         out = tempfile.mkdtemp(prefix="eco-rep-")
         self.addCleanup(shutil.rmtree, out, True)
         path = os.path.join(out, self.NAME + ".notes.pt2")
-        modrec.export(models.build(self.NAME), models.example_inputs(self.NAME), path)
+        program = modrec.export(models.build(self.NAME), models.example_inputs(self.NAME), path)
         x = save(out, "x", models.example_inputs(self.NAME)[0])
-        manifest = self.compare(self.NAME, [x], model=path, weights=path, refused=("down",))
+        # the places are three graph values, made inside down's call
+        down = next(e for e in program.module_call_graph if e.fqn == "down")
+        places = [o.name for o in down.signature.outputs]
+        self.assertEqual(len(set(places)), 3, places)
+        # (compare: down's three grad_output tensors are eager's, none refused)
+        manifest = self.compare(self.NAME, [x], model=path, weights=path)
         down = next(l for l in manifest["layers"] if l["path"] == "down")
-        refused = down["captures"]["grad_output"]["no_gradient"]
-        self.assertEqual(len(refused), 3)
-        self.assertIn("returns one tensor at several places", refused[0]["reason"])
-        self.assertNotIn("no_gradient", down["captures"]["grad_input"])
+        self.assertNotIn("no_gradient", down["captures"]["grad_output"])
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ eager forward on the same arguments, with a hook on every module, says what they
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import math
@@ -235,15 +236,70 @@ def _subgraph_modules(program: Any, lent: dict) -> set:
     return paths
 
 
+def _noted_tensors(value: dict) -> list:
+    """The tensors of a noted value, depth-first: [(number, version)]."""
+    if "tensor" in value:
+        return [(value["tensor"], value["version"])]
+    items = value.get("tuple", value.get("list", [v for _, v in value.get("dict", [])]))
+    return [t for v in items for t in _noted_tensors(v)]
+
+
+def _repeating(calls: list) -> set:
+    """The paths of the submodules whose result held one tensor at several places in a noted
+    call (diffusers' DownBlock2D: `return hidden_states, (hidden_states,)`), where export keeps
+    the result (_flattens)."""
+    out = set()
+    for call in calls[1:]:
+        tensors = _noted_tensors(call["output"])
+        if _flattens(call["output"]) and len(set(tensors)) < len(tensors):
+            out.add(call["path"])
+    return out
+
+
+@contextlib.contextmanager
+def _places_apart(model: Any, paths: set) -> Any:
+    """While exporting: each module at `paths` returns a tensor at its first place as it is and
+    at each further place through aten.alias (a view of it: the same storage and numbers, no
+    copy), so that each place is a graph value of its own and the caller's uses of each place
+    read that value. Eager hooks see each place's own gradient; in a graph with one value for
+    all, which place each use took would not be told. (A forward hook registered before export's
+    own, so the aliases are made inside the call and named by its signature.)"""
+    import torch
+    from torch.utils import _pytree as pytree
+
+    def hook(module: Any, args: Any, output: Any) -> Any:
+        placed: list = []
+
+        def apart(value: Any) -> Any:
+            if not isinstance(value, torch.Tensor):
+                return value
+            if any(value is p for p in placed):
+                return torch.ops.aten.alias(value)
+            placed.append(value)
+            return value
+
+        return pytree.tree_map(apart, output)
+
+    handles = [m.register_forward_hook(hook) for p, m in model.named_modules() if p in paths]
+    try:
+        yield
+    finally:
+        for h in handles:
+            h.remove()
+
+
 def _export_keeping_calls(model: Any, args: tuple, calls: list, subclassed: set, strict: bool,
                           **options: Any) -> tuple:
     """torch.export.export keeping the call signatures (which graph values its arguments and
     result are: the archive's module_call_graph) of every submodule whose eager `calls` hold
     tensors, constants and containers only, which places the calls that run no operator exactly;
-    the graph is the same. A call taking or returning a tensor subclass (`subclassed`: the
-    parametrization torchao's unwrap_tensor_subclass adds rebuilds its weight) is not kept: export
-    would lift the subclass it returns as a constant, which torch.export.save cannot pickle. Export keeps none of a module called inside a higher-order operator's
-    subgraph (torch.cond's branches): those are left out, and the notes alone place their calls.
+    the graph is the same, but that a tensor a module returns at several places is an alias of
+    itself at each place after the first (_places_apart). A call taking or returning a tensor
+    subclass (`subclassed`: the parametrization torchao's unwrap_tensor_subclass adds rebuilds its
+    weight) is not kept: export would lift the subclass it returns as a constant, which
+    torch.export.save cannot pickle. Export keeps none of a module called inside a higher-order
+    operator's subgraph (torch.cond's branches): those are left out, and the notes alone place
+    their calls.
     Returns the program and the stacks lent to its subgraphs (_subgraph_stacks)."""
     import torch
 
@@ -256,9 +312,10 @@ def _export_keeping_calls(model: Any, args: tuple, calls: list, subclassed: set,
                   if name and name not in objects)
 
     def exported(kept: tuple) -> Any:
-        program = torch.export.export(model, args, preserve_module_call_signature=kept,
-                                      strict=strict, **options)
-        return program, {} if strict else _subgraph_stacks(model, args, program, **options)
+        with _places_apart(model, _repeating(calls)):
+            program = torch.export.export(model, args, preserve_module_call_signature=kept,
+                                          strict=strict, **options)
+            return program, {} if strict else _subgraph_stacks(model, args, program, **options)
 
     try:
         return exported(names)

@@ -30,11 +30,13 @@ std::string why(const std::string& path, const std::string& value, int uses) {
 
 // A value the call returns at several places of its result (diffusers' DownBlock2D: `return h,
 // (h,)`): eager PyTorch's hooks see each place's own gradient, from the uses of that place; the
-// graph has one value for all of them and does not tell which place a use took.
+// graph has one value for all of them and does not tell which place a use took. (modrec.export
+// makes each place a value of its own: only an archive of an earlier one, or notes put in by
+// hand, has this.)
 std::string repeated_result(const std::string& path, const std::string& value) {
   return path + " returns one tensor at several places, one value of the .pt2 graph (" + value +
          "): which place each use takes is not told, where eager hooks see each place's "
-         "gradient apart";
+         "gradient apart; modrec.export of this modrec tells them apart";
 }
 
 }  // namespace

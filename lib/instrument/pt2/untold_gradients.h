@@ -17,7 +17,8 @@ namespace modrec::pt2 {
 // one use in `program`: each time a node's arguments name it (add(v, v): twice; under the name the
 // node reads it by, CallPlan::sources) and each time the user outputs do. Leaves every other call's
 // as it is. A call that returns one value at several places of its result (`return h, (h,)`),
-// a value used at all, gets untold_outputs: which place each use took is not told.
+// a value used at all, gets untold_outputs: which place each use took is not told (modrec.export
+// makes each place a value of its own; an archive of an earlier one may not).
 void mark_untold_gradients(CallPlan& plan, const Program& program, const ModuleTree& tree);
 
 }  // namespace modrec::pt2

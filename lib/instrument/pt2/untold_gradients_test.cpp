@@ -79,7 +79,8 @@ TEST_CASE("a call returning one value at several places: its output gradients ar
   mark_untold_gradients(twice.plan, twice.program, twice.tree);
   CHECK(twice.plan.calls[1].untold_outputs ==
         "stem returns one tensor at several places, one value of the .pt2 graph (linear): which "
-        "place each use takes is not told, where eager hooks see each place's gradient apart");
+        "place each use takes is not told, where eager hooks see each place's gradient apart; "
+        "modrec.export of this modrec tells them apart");
   CHECK(twice.plan.calls[1].untold_inputs.empty());
   // Used once: which place that use took is not told either.
   Net once({node("relu", {"linear"})}, "relu");
