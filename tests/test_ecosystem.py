@@ -18,7 +18,8 @@
   "Input size"), captures equal eager hooks';
 - a tensor returned at several places of a call's result (diffusers' DownBlock2D), each place
   used apart: modrec.export makes each place a graph value of its own, and every capture, each
-  place's gradient included, is eager hooks'.
+  place's gradient included, is eager hooks'; a plain archive's is one gradient, the places'
+  sum, with one warning.
 The models are scripts/models.py's, exported once per class into a temporary directory."""
 import json
 import os
@@ -397,6 +398,32 @@ class RepeatedOutputs(RecordComparison):
         manifest = self.compare(self.NAME, [x], model=path, weights=path)
         down = next(l for l in manifest["layers"] if l["path"] == "down")
         self.assertNotIn("no_gradient", down["captures"]["grad_output"])
+
+    def test_a_plain_archive_sums_the_places_and_says_so(self):
+        # torch.export alone keeps no call's result structure: down's result is one graph value,
+        # whose gradient is the three places' sum; one warning names the calls that may be so.
+        out = tempfile.mkdtemp(prefix="eco-rep-")
+        self.addCleanup(shutil.rmtree, out, True)
+        model, args = models.build(self.NAME), models.example_inputs(self.NAME)
+        path = os.path.join(out, self.NAME + ".pt2")
+        torch.export.save(torch.export.export(model, args), path)
+        x = save(out, "x", args[0])
+        mine = self.record(path, [x], captures=("grad_output",))
+        self.addCleanup(shutil.rmtree, os.path.dirname(mine))
+        _, err = run("record", path, "--input", x, "--layers", "down", "--capture",
+                     "grad_output", "--out", os.path.join(out, "again"))
+        warned = info_lines(err, "result's structure the archive does not keep")
+        self.assertEqual(len(warned), 1, err)
+        self.assertIn("down", warned[0])
+        self.assertIn("modrec.export keeps them apart", warned[0])
+        ref = oracle("record", self.NAME, "--weights", path, "--input", x, "--labels", "all")
+        self.addCleanup(shutil.rmtree, os.path.dirname(ref))
+        label = next(l["label"] for l in load_json(mine, "manifest.json")["layers"]
+                     if l["path"] == "down")
+        got = torch.load(os.path.join(mine, "tensors", label, "grad_output.pt"))
+        places = torch.load(os.path.join(ref, label, "grad_output.pt"))
+        self.assertEqual(len(places), 3)
+        torch.testing.assert_close(got, sum(places))
 
 
 if __name__ == "__main__":

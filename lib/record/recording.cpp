@@ -1,5 +1,6 @@
 #include "record/recording.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -241,11 +242,36 @@ void Recording::record_forward_only() {
   layers_.set_captures(captures_);
 }
 
+namespace {
+
+// The calls whose result's structure the file does not keep (a .pt2 archive's without a
+// signature: Call::structure_untold): one that returned a tensor at several places of its result
+// has one graph value for them all, whose gradient sums the places', where eager hooks see each
+// place's. Which did is not told either, so they are named, once.
+void warn_untold_places(const CallTrace& trace, const ModuleTree& tree) {
+  std::vector<std::string> paths;
+  for (size_t c = 1; c < trace.calls.size(); ++c) {
+    const std::string& path = tree.modules[trace.calls[c].module].path;
+    if (trace.calls[c].structure_untold &&
+        std::find(paths.begin(), paths.end(), path) == paths.end())
+      paths.push_back(path);
+  }
+  if (!paths.empty())
+    log::warn("calls whose result's structure the archive does not keep (", paths.size(),
+              "): ", log::listed(paths),
+              "; where one returned a tensor at several places (diffusers' DownBlock2D: `return "
+              "h, (h,)`), its grad_output is one gradient, the places' sum, where eager hooks see "
+              "each place's: modrec.export keeps them apart");
+}
+
+}  // namespace
+
 // An unknown label is found once the first pass has shown every call.
 void Recording::validate_layers(const Collected& pass) {
   if (validated_) return;
   matcher_.select(pass.selection.layer_refs());
   edits_.check_all_matched();
+  if (captures_.grad_output) warn_untold_places(pass.trace.trace(), model_.tree());
   validated_ = true;
 }
 
