@@ -9,75 +9,10 @@
 #include "instrument/pt2/call_signature_args.h"
 #include "instrument/pt2/noted_calls.h"
 #include "instrument/pt2/untold_gradients.h"
+#include "load/pt2/stack_calls.h"
 
 namespace modrec::pt2 {
 namespace {
-
-// The calls each node runs in (outermost first), numbering calls as they start.
-// Calls open when the graph starts (`base`: a subgraph's node's stack) count as call 0 of its
-// plan, neither entered nor left by it.
-class CallWalker {
- public:
-  CallWalker(const ModuleTree& tree, const std::vector<StackEntry>& base)
-      : tree_(tree), base_(base) {
-    plan_.calls.push_back({0, -1, {}, {}});
-    for (const auto& [key, module] : open_calls(base)) open_.emplace_back(key, 0);
-    floor_ = open_.size();
-  }
-
-  // Moves the open calls to those of `stack`; returns them. A node without a stack (torch.cond's
-  // branches in a non-strict export) or one outside the base runs in the base's calls.
-  std::vector<int> step(size_t node, const std::vector<StackEntry>& stack) {
-    std::vector<std::pair<std::string, int>> wanted = open_calls(stack.empty() ? base_ : stack);
-    size_t keep = 0;
-    while (keep < open_.size() && keep < wanted.size() && open_[keep].first == wanted[keep].first)
-      ++keep;
-    if (keep < floor_) {
-      keep = floor_;
-      wanted.assign(open_.begin(), open_.begin() + static_cast<std::ptrdiff_t>(floor_));
-    }
-    grow(node);
-    for (size_t i = open_.size(); i-- > keep;)
-      plan_.events_before[node].push_back({open_[i].second, false});
-    open_.resize(keep);
-    for (size_t i = keep; i < wanted.size(); ++i) start(node, wanted[i].first, wanted[i].second);
-    std::vector<int> chain;
-    for (const auto& [key, call] : open_) chain.push_back(call);
-    return chain;
-  }
-
-  CallPlan finish(size_t nodes) {
-    step(nodes, base_);
-    return std::move(plan_);
-  }
-
- private:
-  // The stack's entries that name a known module, below the root, as (key, module index).
-  std::vector<std::pair<std::string, int>> open_calls(const std::vector<StackEntry>& stack) const {
-    std::vector<std::pair<std::string, int>> out{{"", 0}};
-    for (const StackEntry& e : stack)
-      if (!e.path.empty())
-        if (const int m = tree_.find(e.path); m > 0) out.emplace_back(e.key, m);
-    return out;
-  }
-
-  void grow(size_t node) {
-    plan_.events_before.resize(std::max(plan_.events_before.size(), node + 1));
-  }
-
-  void start(size_t node, const std::string& key, int module) {
-    const int call = static_cast<int>(plan_.calls.size());
-    plan_.calls.push_back({module, open_.back().second, {}, {}});
-    plan_.events_before[node].push_back({call, true});
-    open_.emplace_back(key, call);
-  }
-
-  const ModuleTree& tree_;
-  const std::vector<StackEntry>& base_;
-  CallPlan plan_;
-  std::vector<std::pair<std::string, int>> open_;  // (stack key, call), outermost first
-  size_t floor_ = 1;                               // open_'s entries that are the base's
-};
 
 void add_once(std::vector<std::string>& list, const std::string& name) {
   if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
@@ -261,14 +196,15 @@ namespace {
 CallPlan plan_nodes(const std::vector<Node>& nodes, const std::set<std::string>& attributes,
                     const HeldParameters& parameters, const std::vector<StackEntry>& base,
                     const ModuleTree& tree, const std::function<void(FlowPass&)>& outputs) {
-  CallWalker walker(tree, base);
-  std::vector<std::vector<int>> chains;
-  for (size_t i = 0; i < nodes.size(); ++i)
-    chains.push_back(walker.step(i, running_stack(nodes[i])));
-  CallPlan plan = walker.finish(nodes.size());
+  std::vector<std::vector<StackEntry>> stacks;
+  for (const Node& node : nodes) stacks.push_back(running_stack(node));
+  StackCalls walked = stack_calls(stacks, tree, base);
+  CallPlan plan;
+  for (const StackCall& call : walked.calls) plan.calls.push_back({call.module, call.parent});
+  plan.events_before = std::move(walked.events_before);
   plan.sources.resize(nodes.size());
   FlowPass flow(attributes, parameters, tree, plan);
-  for (size_t i = 0; i < nodes.size(); ++i) flow.node(i, nodes[i], chains[i]);
+  for (size_t i = 0; i < nodes.size(); ++i) flow.node(i, nodes[i], walked.chains[i]);
   outputs(flow);
   flow.finish();
   return plan;

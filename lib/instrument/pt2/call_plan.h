@@ -1,6 +1,6 @@
 // Where the module calls of a torch.export graph begin and end, derived once from the nodes'
-// nn_module_stack (torch-free). A call is a run of consecutive nodes sharing a stack entry (its
-// key tells a module's second call, "@1", from its first). Its inputs are the values its nodes
+// nn_module_stack (torch-free). A call is a run of consecutive nodes sharing a stack entry, as
+// load/pt2/stack_calls.h finds them for an ETRecord too. Its inputs are the values its nodes
 // consume from outside it (parameters, buffers and constants excepted: those are attributes
 // in eager PyTorch, not arguments), in the order first used, then the parameters that no module
 // inside the call holds (a parametrization is given its ParametrizationList's originals), in

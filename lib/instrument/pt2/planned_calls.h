@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "load/pt2/program.h"
+#include "load/pt2/stack_calls.h"  // CallEvent
 
 namespace modrec::pt2 {
 
@@ -33,13 +34,6 @@ struct PlannedCall {
   // Non-empty: why the graph cannot tell the call's input gradients (grad_input) and output
   // gradients (grad_output) as eager hooks see them (untold_gradients.h, noted_calls.h).
   std::string untold_inputs, untold_outputs;
-};
-
-// A call that starts (`enter`) or ends.
-struct CallEvent {
-  int call = 0;
-  bool enter = false;
-  bool operator==(const CallEvent&) const = default;
 };
 
 struct CallPlan {
