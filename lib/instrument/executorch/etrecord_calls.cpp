@@ -5,6 +5,8 @@
 #include <map>
 #include <numeric>
 
+#include "load/pt2/stack_calls.h"
+
 namespace modrec {
 namespace {
 
@@ -41,35 +43,30 @@ std::vector<int> node_values(const EtRecord& record, const std::vector<LoggedOut
 std::vector<EtCall> etrecord_calls(const EtRecord& record, const ModuleTree& tree,
                                    const std::vector<LoggedOutput>& logged) {
   const std::vector<int> value = node_values(record, logged);
-  std::vector<EtCall> calls;
-  std::vector<std::pair<std::string, int>> open;  // stack entry key, call
-  std::vector<size_t> first, last;                // per call, its first and last node
-  for (size_t n = 0; n < record.nodes.size(); ++n) {
-    const auto& stack = record.nodes[n].stack;
-    size_t kept = 0;
-    while (kept < open.size() && kept < stack.size() && open[kept].first == stack[kept].key) ++kept;
-    open.resize(kept);
-    for (size_t e = kept; e < stack.size(); ++e) {
-      const int parent = open.empty() ? -1 : open.back().second;
-      open.emplace_back(stack[e].key, static_cast<int>(calls.size()));
-      calls.push_back(EtCall{tree.find(stack[e].path), parent});
-      first.push_back(n);
-      last.push_back(n);
+  std::vector<std::vector<pt2::StackEntry>> stacks;
+  for (const EtRecordNode& node : record.nodes) stacks.push_back(node.stack);
+  const pt2::StackCalls walked = pt2::stack_calls(stacks, tree);
+  std::vector<size_t> first(walked.calls.size(), record.nodes.size()), last(walked.calls.size());
+  for (size_t n = 0; n < record.nodes.size(); ++n)
+    for (const int call : walked.chains[n]) {
+      first[call] = std::min(first[call], n);
+      last[call] = n;
     }
-    for (const auto& [key, call] : open) last[call] = n;
-  }
-  for (size_t c = 0; c < calls.size(); ++c) {
-    calls[c].node = last[c];
+  std::vector<EtCall> calls;  // the walk's but its call 0, the root's
+  for (size_t c = 1; c < walked.calls.size(); ++c) {
+    EtCall call{walked.calls[c].module, walked.calls[c].parent - 1};
+    call.node = last[c];
     const EtRecordNode& end = record.nodes[last[c]];
     // the last node that has a value, back to the call's first (its own calls' too)
     for (size_t n = last[c] + 1; n-- > first[c];) {
       if (value[n] < 0) continue;
       if (elements(logged[value[n]].shape) == elements(end.shape)) {
-        calls[c].output = value[n];
-        calls[c].shape = end.shape;
+        call.output = value[n];
+        call.shape = end.shape;
       }
       break;
     }
+    calls.push_back(std::move(call));
   }
   return calls;
 }

@@ -3,10 +3,11 @@
 // kernels' only: a delegate runs as one instruction). Torch-free.
 //
 // The tree is the ETRecord's (a .pt2's of its edge program). A call is a run of consecutive nodes
-// sharing a stack entry, as in a .pt2 (pt2/call_plan.h); it returns the value of its last node. A
-// node's value is the logged output of an instruction running its debug handle, of its shape
-// (paired in order); a node no instruction ran (a view memory planning made an alias of its input)
-// is the last logged value before it in the call, seen in its shape when it holds as many elements.
+// sharing a stack entry, found as a .pt2's are (load/pt2/stack_calls.h); it returns the value of
+// its last node. A node's value is the logged output of an instruction running its debug handle,
+// of its shape (paired in order); a node no instruction ran (a view memory planning made an alias
+// of its input) is the last logged value before it in the call, seen in its shape when it holds as
+// many elements.
 #pragma once
 #include <vector>
 
