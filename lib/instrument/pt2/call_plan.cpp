@@ -223,7 +223,7 @@ void take_signatures(CallPlan& plan, const Program& program, const ModuleTree& t
     if (told == program.call_signatures.end()) continue;
     if (auto names = signature_tensors(told->second.inputs, program)) {
       call.inputs = *names;
-      call.positional = positional_arguments(told->second, nullptr);
+      call.positional = positional_arguments(told->second, std::nullopt);
     }
   }
 }

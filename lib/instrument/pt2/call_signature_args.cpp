@@ -15,13 +15,13 @@ std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argu
   return names;
 }
 
-std::optional<size_t> positional_arguments(const CallSignature& told,
-                                           const nlohmann::json& in_spec) {
+std::optional<size_t> positional_arguments(
+    const CallSignature& told, const std::optional<std::vector<CallArgument>>& in_spec) {
   const auto positional = told.positional();
   if (!positional) return std::nullopt;
   // The notes bind a call's arguments to forward's parameters, in order: those given by position
   // are the first (a *args parameter holds all the rest in one).
-  if (in_spec.is_array()) return std::min(positional->args, in_spec.size());
+  if (in_spec) return std::min(positional->args, in_spec->size());
   const auto first = told.inputs.begin();
   return std::count_if(first, first + static_cast<ptrdiff_t>(positional->inputs),
                        [](const Argument& a) { return a.kind == Argument::Kind::tensor; });

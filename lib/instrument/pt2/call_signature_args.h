@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "instrument/pt2/planned_calls.h"
 #include "load/pt2/program.h"
 
 namespace modrec::pt2 {
@@ -21,6 +20,6 @@ std::optional<std::vector<std::string>> signature_tensors(const std::vector<Argu
 // How many of a call's arguments, given as `in_spec` (PlannedCall's: the notes') or else as
 // `told`'s tensors (signature_tensors), were passed by position; nullopt when `told` does not say.
 std::optional<size_t> positional_arguments(const CallSignature& told,
-                                           const nlohmann::json& in_spec);
+                                           const std::optional<std::vector<CallArgument>>& in_spec);
 
 }  // namespace modrec::pt2

@@ -232,7 +232,7 @@ class GraphRun {
     ids_[0] = forward_.next_call++;
     const pt2::PlannedCall& root = graph_.plan.calls[0];
     std::vector<std::string> names;
-    const std::vector<c10::IValue> args = root.in_spec.is_null() ? inputs : arguments(root, names);
+    const std::vector<c10::IValue> args = root.in_spec ? arguments(root, names) : inputs;
     forward_.hooks.enter(ids_[0], 0, args);
     report(ids_[0], {.positional = positional(root, args)});
     routed_.emplace_back();
@@ -356,39 +356,43 @@ class GraphRun {
   std::vector<c10::IValue> arguments(const pt2::PlannedCall& planned,
                                      std::vector<std::string>& names) const {
     std::vector<c10::IValue> args;
-    if (planned.in_spec.is_null()) {
+    if (!planned.in_spec) {
       names = planned.inputs;
       for (const std::string& name : names) args.push_back(value(name));
       return args;
     }
-    for (const nlohmann::json& arg : planned.in_spec) {
+    for (const pt2::CallArgument& arg : *planned.in_spec) {
       args.push_back(noted_argument(arg));
-      names.push_back(arg.contains("value") ? arg["value"].get<std::string>() : "");
+      const auto* graph_value = std::get_if<pt2::GraphValue>(&arg.held);
+      names.push_back(graph_value ? graph_value->name : "");
     }
     return args;
   }
 
-  // An argument as modrec.export's notes write it (PlannedCall::in_spec): what eager forward
-  // got, an LSTM's hx=None or a tuple of states included, its tensors the graph's values.
-  c10::IValue noted_argument(const nlohmann::json& spec) const {
-    if (spec.contains("value")) return value(spec["value"].get<std::string>());
-    if (spec.contains("tuple")) {
+  // An argument as eager forward got it (PlannedCall::in_spec): an LSTM's hx=None or a tuple of
+  // states included, its tensors the graph's values.
+  c10::IValue noted_argument(const pt2::CallArgument& arg) const {
+    if (const auto* graph_value = std::get_if<pt2::GraphValue>(&arg.held))
+      return value(graph_value->name);
+    if (const auto* tuple = std::get_if<pt2::ArgumentTuple>(&arg.held)) {
       std::vector<c10::IValue> items;
-      for (const nlohmann::json& item : spec["tuple"]) items.push_back(noted_argument(item));
+      for (const pt2::CallArgument& item : tuple->items) items.push_back(noted_argument(item));
       return c10::ivalue::Tuple::create(std::move(items));
     }
-    if (spec.contains("dict")) {  // string keys (noted_calls.cpp's argument_spec)
-      c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
-      for (const nlohmann::json& item : spec["dict"])
-        dict.insert(item[0].get<std::string>(), noted_argument(item[1]));
-      return dict;
+    if (const auto* dict = std::get_if<pt2::ArgumentDict>(&arg.held)) {
+      c10::impl::GenericDict out(c10::StringType::get(), c10::AnyType::get());
+      for (size_t i = 0; i < dict->keys.size(); ++i)
+        out.insert(dict->keys[i], noted_argument(dict->values[i]));
+      return out;
     }
-    const nlohmann::json& c = spec["const"];
-    if (c.is_boolean()) return c.get<bool>();
-    if (c.is_number_integer()) return c.get<int64_t>();
-    if (c.is_number()) return c.get<double>();
-    if (c.is_string()) return c.get<std::string>();
-    return c10::IValue();  // None
+    return std::visit(
+        [](const auto& c) -> c10::IValue {
+          if constexpr (std::is_same_v<std::decay_t<decltype(c)>, std::monostate>)
+            return c10::IValue();  // None
+          else
+            return c;
+        },
+        std::get<pt2::NotedConstant>(arg.held));
   }
 
   void report(int id, const CallCaveats& caveats) {

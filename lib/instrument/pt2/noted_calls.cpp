@@ -11,8 +11,6 @@
 namespace modrec::pt2 {
 namespace {
 
-using nlohmann::json;
-
 const std::vector<std::string> kNone;  // a call without nodes has no graph values of its own
 
 // A step of a pass over the graph: a node, or a call that starts or ends.
@@ -98,30 +96,32 @@ bool match_argument(const NotedValue& v, const TreeSpec& spec, size_t leaf,
   using T = TreeSpec::Type;
   const std::vector<NotedTensor> tensors = noted_tensors(v);
   if (tensors.empty()) return true;
-  if (v.contains("tensor")) {
+  if (std::holds_alternative<NotedTensor>(v.held)) {
     if (spec.type != T::leaf || inputs.at(leaf).kind != Argument::Kind::tensor) return false;
     const std::string& name = inputs[leaf].names.at(0);
     if (!same_shape(tensors[0].shape, program, name)) return false;
     names.push_back(name);
     return true;
   }
-  const bool is_dict = v.contains("dict");
-  const char* field = v.contains("tuple") ? "tuple" : v.contains("list") ? "list" : nullptr;
-  if (is_dict != (spec.type == T::dict) || (field && spec.type != T::tuple && spec.type != T::list))
-    return false;
-  const json& items = v[is_dict ? "dict" : field];
-  if (!is_dict && items.size() != spec.children.size()) return false;
-  for (size_t i = 0; i < items.size(); ++i) {
-    size_t child = i;
-    if (is_dict) {
-      const auto key = std::find(spec.keys.begin(), spec.keys.end(), items[i][0]);
-      if (key == spec.keys.end()) return false;
-      child = static_cast<size_t>(key - spec.keys.begin());
+  if (const auto* dict = std::get_if<NotedDict>(&v.held)) {
+    if (spec.type != T::dict) return false;
+    for (size_t i = 0; i < dict->keys.size(); ++i) {
+      const auto found = std::find(spec.keys.begin(), spec.keys.end(), dict->keys[i]);
+      if (found == spec.keys.end()) return false;
+      const auto child = static_cast<size_t>(found - spec.keys.begin());
+      if (!match_argument(dict->values[i], spec.children[child], first_leaf(spec, child, leaf),
+                          inputs, program, names))
+        return false;
     }
-    if (!match_argument(is_dict ? items[i][1] : items[i], spec.children[child],
-                        first_leaf(spec, child, leaf), inputs, program, names))
-      return false;
+    return true;
   }
+  const std::vector<NotedValue>& items = *noted_items(v);  // a tuple or list: it has tensors
+  if ((spec.type != T::tuple && spec.type != T::list) || items.size() != spec.children.size())
+    return false;
+  for (size_t i = 0; i < items.size(); ++i)
+    if (!match_argument(items[i], spec.children[i], first_leaf(spec, i, leaf), inputs, program,
+                        names))
+      return false;
   return true;
 }
 
@@ -145,9 +145,9 @@ std::optional<Side> named_signature_side(const NotedCall& call, const CallSignat
                             program, names);
     } else if (std::count(by_name.keys.begin(), by_name.keys.end(), call.arg_names.at(i))) {
       // (as a dict of the one keyword argument, matched to the dict of them all)
-      fits = match_argument(json{{"dict", json::array({json::array({call.arg_names[i], v})})}},
-                            by_name, keyword_leaf, sig.inputs, program, names);
-    } else if (v.contains("dict")) {  // **kwargs: its items are keyword arguments
+      fits = match_argument(NotedValue{NotedDict{{call.arg_names[i]}, {v}}}, by_name, keyword_leaf,
+                            sig.inputs, program, names);
+    } else if (std::holds_alternative<NotedDict>(v.held)) {  // **kwargs: its keyword arguments
       fits = match_argument(v, by_name, keyword_leaf, sig.inputs, program, names);
     } else {
       fits = noted_tensors(v).empty();  // a default eager filled in, as export did not record
@@ -163,57 +163,71 @@ std::optional<Side> named_signature_side(const NotedCall& call, const CallSignat
 // else (a constant).
 std::optional<TreeSpec> spec_of(const NotedValue& value) {
   using T = TreeSpec::Type;
-  if (value.contains("tensor")) return TreeSpec{};
-  if ((value.contains("const") && value["const"].is_null()) || value.contains("other"))
+  if (std::holds_alternative<NotedTensor>(value.held)) return TreeSpec{};
+  const auto* constant = std::get_if<NotedConstant>(&value.held);
+  if ((constant && std::holds_alternative<std::monostate>(*constant)) ||
+      std::holds_alternative<NotedOther>(value.held))
     return TreeSpec{T::none, {}, {}};
-  const bool is_dict = value.contains("dict");
-  const char* field = value.contains("tuple")  ? "tuple"
-                      : value.contains("list") ? "list"
-                      : is_dict                ? "dict"
-                                               : nullptr;
-  if (!field) return std::nullopt;
-  TreeSpec spec{value.contains("tuple") ? T::tuple : is_dict ? T::dict : T::list, {}, {}};
-  for (const json& item : value[field]) {
-    if (is_dict && !item[0].is_string()) return std::nullopt;  // dicts with string keys only
-    if (is_dict) spec.keys.push_back(item[0].get<std::string>());
-    std::optional<TreeSpec> child = spec_of(is_dict ? item[1] : item);
+  if (constant) return std::nullopt;
+  const auto* dict = std::get_if<NotedDict>(&value.held);
+  TreeSpec spec{std::holds_alternative<NotedTuple>(value.held) ? T::tuple
+                : dict                                         ? T::dict
+                                                               : T::list,
+                dict ? dict->keys : std::vector<std::string>{},
+                {}};
+  for (const NotedValue& item : dict ? dict->values : *noted_items(value)) {
+    std::optional<TreeSpec> child = spec_of(item);
     if (!child) return std::nullopt;
     spec.children.push_back(std::move(*child));
   }
   return spec;
 }
 
-// A noted argument with its tensors replaced by the graph values `names` gives them (depth-first,
-// from `next`); null where it holds what a call's argument list does not carry here (a list, a
-// dict of other keys than strings, another object). A dict is forward's **kwargs, often empty.
-json argument_spec(const NotedValue& value, const std::vector<std::string>& names, size_t& next) {
-  if (value.contains("tensor")) return {{"value", names.at(next++)}};
-  if (value.contains("const")) return value;
-  const bool is_dict = value.contains("dict");
-  if (!is_dict && !value.contains("tuple")) return nullptr;
-  json items = json::array();
-  for (const NotedValue& item : value[is_dict ? "dict" : "tuple"]) {
-    if (is_dict && !item[0].is_string()) return nullptr;
-    json spec = argument_spec(is_dict ? item[1] : item, names, next);
-    if (spec.is_null()) return nullptr;
-    items.push_back(is_dict ? json::array({item[0], std::move(spec)}) : std::move(spec));
+std::optional<CallArgument> argument_spec(const NotedValue& value,
+                                          const std::vector<std::string>& names, size_t& next);
+
+// Each of `values` as argument_spec makes it; nullopt when one cannot be carried.
+std::optional<std::vector<CallArgument>> argument_specs(const std::vector<NotedValue>& values,
+                                                        const std::vector<std::string>& names,
+                                                        size_t& next) {
+  std::vector<CallArgument> out;
+  for (const NotedValue& value : values) {
+    std::optional<CallArgument> spec = argument_spec(value, names, next);
+    if (!spec) return std::nullopt;
+    out.push_back(std::move(*spec));
   }
-  return {{is_dict ? "dict" : "tuple", std::move(items)}};
+  return out;
+}
+
+// A noted argument with its tensors replaced by the graph values `names` gives them (depth-first,
+// from `next`); nullopt where it holds what a call's argument list does not carry here (a list,
+// another object). A dict is forward's **kwargs, often empty.
+std::optional<CallArgument> argument_spec(const NotedValue& value,
+                                          const std::vector<std::string>& names, size_t& next) {
+  if (std::holds_alternative<NotedTensor>(value.held))
+    return CallArgument{GraphValue{names.at(next++)}};
+  if (const auto* constant = std::get_if<NotedConstant>(&value.held))
+    return CallArgument{*constant};
+  if (const auto* tuple = std::get_if<NotedTuple>(&value.held)) {
+    std::optional<std::vector<CallArgument>> items = argument_specs(tuple->items, names, next);
+    if (items) return CallArgument{ArgumentTuple{std::move(*items)}};
+  }
+  if (const auto* dict = std::get_if<NotedDict>(&value.held)) {
+    std::optional<std::vector<CallArgument>> values = argument_specs(dict->values, names, next);
+    if (values) return CallArgument{ArgumentDict{dict->keys, std::move(*values)}};
+  }
+  return std::nullopt;
 }
 
 // A call's arguments as PlannedCall::in_spec, given the graph values of its tensors in forward's
-// order; null when they are tensors only (the graph's inputs say it all) or cannot be carried.
-json arguments_spec(const NotedCall& call, const std::vector<std::string>& names) {
+// order; nullopt when they are tensors only (the graph's inputs say it all) or cannot be carried.
+std::optional<std::vector<CallArgument>> arguments_spec(const NotedCall& call,
+                                                        const std::vector<std::string>& names) {
   if (std::all_of(call.args.begin(), call.args.end(),
-                  [](const NotedValue& v) { return v.contains("tensor"); }))
-    return nullptr;
-  json out = json::array();
+                  [](const NotedValue& v) { return std::holds_alternative<NotedTensor>(v.held); }))
+    return std::nullopt;
   size_t next = 0;
-  for (const NotedValue& arg : call.args) {
-    out.push_back(argument_spec(arg, names, next));
-    if (out.back().is_null()) return nullptr;
-  }
-  return out;
+  return argument_specs(call.args, names, next);
 }
 
 // Why a call's input gradients cannot be told: eager forward gave it one tensor several times
@@ -333,7 +347,7 @@ class NotedPlan {
       const auto first = noted.args.begin();
       const auto end =
           first + static_cast<ptrdiff_t>(std::min(*noted.positional, noted.args.size()));
-      if (call.in_spec.is_array()) return end - first;
+      if (call.in_spec) return end - first;
       return tensors_of({first, end}).size();
     }
     if (in_[e].signature) return positional_arguments(*signature(e), call.in_spec);

@@ -6,7 +6,6 @@
 
 using namespace modrec;
 using namespace modrec::pt2;
-using nlohmann::json;
 
 namespace {
 
@@ -42,8 +41,14 @@ TreeSpec arguments(const std::vector<std::string>& by_place,
            {T::dict, by_name, std::vector<TreeSpec>(by_name.size())}}};
 }
 
-json tensor(int id, int version = 0) {
-  return {{"tensor", id}, {"shape", {2, 3}}, {"dtype", "float32"}, {"version", version}};
+NotedValue tensor(int id, int version = 0) { return {NotedTensor{id, {2, 3}, "float32", version}}; }
+
+const NotedValue kNone{NotedConstant{}};
+
+// The constant a call's argument holds; nullopt for another argument.
+std::optional<NotedConstant> constant_of(const CallArgument& arg) {
+  const auto* constant = std::get_if<NotedConstant>(&arg.held);
+  return constant ? std::optional(*constant) : std::nullopt;
 }
 
 Net net() {
@@ -172,9 +177,8 @@ TEST_CASE("a call's signature gives eager forward's arguments, an unused one too
 TEST_CASE("results take the notes' structure: a tuple holding None, the root's dict") {
   Net n = net();
   // stem returns (y, None, None), as a T5 attention does; forward returns {"logits": y}
-  const json none = {{"const", nullptr}};
-  n.notes.calls[1].output = {{"tuple", json::array({tensor(1), none, none})}};
-  n.notes.calls[0].output = {{"dict", json::array({json::array({"logits", tensor(2)})})}};
+  n.notes.calls[1].output = {NotedTuple{{tensor(1), kNone, kNone}}};
+  n.notes.calls[0].output = {NotedDict{{"logits"}, {tensor(2)}}};
   const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
   REQUIRE(plan.calls[1].out_spec);
   CHECK(plan.calls[1].out_spec->children.size() == 3);
@@ -188,17 +192,18 @@ TEST_CASE("a call's signature tells which of its arguments were passed by positi
   Net n = net();
   const Argument none{Argument::Kind::none, {}, {}, {}, {}};
   SUBCASE("act(input=y, scale=None): by keyword only, its arguments the notes'") {
-    n.notes.calls[3].args = {tensor(1), {{"const", nullptr}}};
+    n.notes.calls[3].args = {tensor(1), kNone};
     n.notes.calls[3].arg_names = {"input", "scale"};
     n.program.call_signatures["act"] = {{tensor_arg("linear"), none}, {tensor_arg("relu")}};
     n.program.call_signatures["act"].in_spec = arguments({}, {"input", "scale"});
     const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
-    CHECK(plan.calls[3].in_spec.size() == 2);
+    REQUIRE(plan.calls[3].in_spec);
+    CHECK(plan.calls[3].in_spec->size() == 2);
     CHECK(plan.calls[3].positional == 0);
     CHECK(plan_calls(n.program, n.tree).calls[2].positional == 0);  // without notes
   }
   SUBCASE("act(y, None, mask=x): the signature's tensors, the first by position") {
-    n.notes.calls[3].args = {tensor(1), {{"const", nullptr}}, tensor(0)};
+    n.notes.calls[3].args = {tensor(1), kNone, tensor(0)};
     n.notes.calls[3].arg_names = {"input", "scale", "mask"};
     n.program.call_signatures["act"] = {{tensor_arg("linear"), none, tensor_arg("x")},
                                         {tensor_arg("relu")}};
@@ -209,7 +214,7 @@ TEST_CASE("a call's signature tells which of its arguments were passed by positi
     CHECK(plain.calls[2].positional == 1);  // linear
   }
   SUBCASE("act(input=y, scale=None) without signature: the notes' count") {
-    n.notes.calls[3].args = {tensor(1), {{"const", nullptr}}};
+    n.notes.calls[3].args = {tensor(1), kNone};
     n.notes.calls[3].arg_names = {"input", "scale"};
     n.notes.calls[3].positional = 0;
     CHECK(plan_calls(n.program, n.tree, &n.notes).calls[3].positional == 0);
@@ -228,10 +233,7 @@ TEST_CASE("a call's signature gives its arguments by place and by name, eager's 
   // recorded a mask tensor (transformers makes one only when exporting) where eager gave None,
   // and its in_spec is ((y,), {"mask", "pos", "extra"}); eager hooks see y, x, x.
   Net n = net();
-  n.notes.calls[3].args = {tensor(1),
-                           {{"const", nullptr}},
-                           tensor(0),
-                           {{"dict", json::array({json::array({"extra", tensor(0)})})}}};
+  n.notes.calls[3].args = {tensor(1), kNone, tensor(0), {NotedDict{{"extra"}, {tensor(0)}}}};
   n.notes.calls[3].arg_names = {"input", "mask", "pos", "kwargs"};
   CallSignature& sig = n.program.call_signatures["act"];
   sig = {{tensor_arg("linear"), tensor_arg("relu"), tensor_arg("x"), tensor_arg("x")},
@@ -240,8 +242,9 @@ TEST_CASE("a call's signature gives its arguments by place and by name, eager's 
   SUBCASE("placed argument by argument") {
     const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
     CHECK(plan.calls[3].inputs == std::vector<std::string>{"linear", "x", "x"});
-    REQUIRE(plan.calls[3].in_spec.size() == 4);
-    CHECK(plan.calls[3].in_spec[1] == json{{"const", nullptr}});
+    REQUIRE(plan.calls[3].in_spec);
+    REQUIRE(plan.calls[3].in_spec->size() == 4);
+    CHECK(constant_of((*plan.calls[3].in_spec)[1]) == NotedConstant{});
   }
   SUBCASE("an eager tensor where the signature has one of another shape: not by name") {
     n.program.tensor_values["x"].sizes = {5};
@@ -292,9 +295,12 @@ TEST_CASE("a call a higher-order operator's subgraph makes is left to the subgra
 TEST_CASE("a call given no tensor takes eager's arguments, its values recorded") {
   // act(3, None), as timm's positional encoding pos_embd(B, H, W) is called
   Net n = net();
-  n.notes.calls[3].args = {{{"const", 3}}, {{"const", nullptr}}};
+  n.notes.calls[3].args = {{NotedConstant{int64_t{3}}}, kNone};
   n.notes.calls[3].arg_names = {"size", "scale"};
   const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
   CHECK(plan.calls[3].inputs.empty());
-  CHECK(plan.calls[3].in_spec == json::array({{{"const", 3}}, {{"const", nullptr}}}));
+  REQUIRE(plan.calls[3].in_spec);
+  REQUIRE(plan.calls[3].in_spec->size() == 2);
+  CHECK(constant_of((*plan.calls[3].in_spec)[0]) == NotedConstant{int64_t{3}});
+  CHECK(constant_of((*plan.calls[3].in_spec)[1]) == NotedConstant{});
 }

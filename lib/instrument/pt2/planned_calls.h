@@ -5,14 +5,34 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "load/pt2/export_notes.h"  // NotedConstant
 #include "load/pt2/program.h"
 #include "load/pt2/stack_calls.h"  // CallEvent
 
 namespace modrec::pt2 {
+
+struct CallArgument;
+
+// A graph value a call's argument holds (one of PlannedCall::inputs).
+struct GraphValue {
+  std::string name;
+};
+struct ArgumentTuple {
+  std::vector<CallArgument> items;
+};
+struct ArgumentDict {                // **kwargs'
+  std::vector<std::string> keys;     // in order
+  std::vector<CallArgument> values;  // keys[i]'s is values[i]
+};
+
+// A call's argument as eager forward got it (modrec.export's notes): a graph value, a constant, or
+// a tuple or dict of them.
+struct CallArgument {
+  std::variant<GraphValue, NotedConstant, ArgumentTuple, ArgumentDict> held;
+};
 
 struct PlannedCall {
   int module = 0;   // index in the ModuleTree
@@ -23,10 +43,9 @@ struct PlannedCall {
   // nullopt: the value, or a tuple of several (the root's is the program's).
   std::optional<TreeSpec> out_spec;
   // With modrec.export's notes, when forward's arguments hold more than tensors (an LSTM's
-  // hx=None, a flag, a tuple of states, **kwargs' dict): those arguments in order, as the notes
-  // write values, each tensor {"value": name} (one of `inputs`); null: the call's arguments are
-  // `inputs`.
-  nlohmann::json in_spec;
+  // hx=None, a flag, a tuple of states, **kwargs' dict): those arguments in order; nullopt: the
+  // call's arguments are `inputs`.
+  std::optional<std::vector<CallArgument>> in_spec;
   // How many of the call's arguments (`inputs`, or in_spec's) eager forward was given by position,
   // the rest by keyword, where the archive's signature tells (CallSignature::positional); nullopt:
   // not told, all are taken as positional (a forward hook's `inputs`: torchinfo's input size).

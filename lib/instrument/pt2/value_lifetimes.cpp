@@ -5,12 +5,13 @@
 namespace modrec::pt2 {
 namespace {
 
-// The graph values an in_spec of modrec.export's notes reads: its {"value": name} leaves.
-void spec_values(const nlohmann::json& spec, std::vector<std::string>& out) {
-  if (spec.is_object() && spec.contains("value") && spec["value"].is_string())
-    out.push_back(spec["value"].get<std::string>());
-  if (spec.is_array() || spec.is_object())
-    for (const nlohmann::json& item : spec) spec_values(item, out);
+// The graph values a call's argument (PlannedCall::in_spec's) reads.
+void argument_values(const CallArgument& arg, std::vector<std::string>& out) {
+  if (const auto* value = std::get_if<GraphValue>(&arg.held)) out.push_back(value->name);
+  if (const auto* tuple = std::get_if<ArgumentTuple>(&arg.held))
+    for (const CallArgument& item : tuple->items) argument_values(item, out);
+  if (const auto* dict = std::get_if<ArgumentDict>(&arg.held))
+    for (const CallArgument& item : dict->values) argument_values(item, out);
 }
 
 // What the call events before a node read: a start its arguments, an end its outputs.
@@ -20,10 +21,10 @@ std::vector<std::string> event_reads(const std::vector<CallEvent>& events, const
     const PlannedCall& call = plan.calls[event.call];
     if (!event.enter)
       names.insert(names.end(), call.outputs.begin(), call.outputs.end());
-    else if (call.in_spec.is_null())
+    else if (!call.in_spec)
       names.insert(names.end(), call.inputs.begin(), call.inputs.end());
     else
-      spec_values(call.in_spec, names);
+      for (const CallArgument& arg : *call.in_spec) argument_values(arg, names);
   }
   return names;
 }

@@ -52,7 +52,8 @@ TEST_CASE("an in_spec of the notes is read at the call's start") {
   const std::vector<Node> nodes{node("f", {"x"}, {"a"}), node("g", {"a"}, {"b"})};
   CallPlan plan;
   plan.calls.resize(2);
-  plan.calls[1].in_spec = nlohmann::json::parse(R"([{"tuple": [{"value": "x"}, {"const": 1}]}])");
+  // forward((x, 1))
+  plan.calls[1].in_spec = {{ArgumentTuple{{{GraphValue{"x"}}, {NotedConstant{int64_t{1}}}}}}};
   plan.events_before = {{}, {{1, true}}, {{1, false}}};
   plan.sources = {{}, {}};
   const auto frees = last_uses(nodes, plan, {"b"});

@@ -14,33 +14,63 @@ const json& field(const json& object, const char* name) {
   return object[name];
 }
 
-void check_value(const json& value, int depth = 0) {
-  if (depth > 100) bad("a value nested too deep");
-  if (!value.is_object() || value.size() != (value.contains("tensor") ? 4u : 1u))
-    bad("a value that is no {\"tensor\"|\"const\"|\"tuple\"|\"list\"|\"dict\"|\"other\": ...}");
-  if (value.contains("tensor")) {
-    if (!field(value, "tensor").is_number_integer() ||
-        !field(value, "version").is_number_integer() || !field(value, "dtype").is_string() ||
-        !field(value, "shape").is_array())
-      bad("a tensor without its id, shape, dtype and version");
-    for (const json& d : value["shape"])
-      if (!d.is_number_integer()) bad("a tensor shape that is not integers");
-  } else if (value.contains("const")) {
-    if (value["const"].is_structured()) bad("a constant that is no JSON scalar");
-  } else if (value.contains("tuple") || value.contains("list")) {
-    const json& items = value.contains("tuple") ? value["tuple"] : value["list"];
-    if (!items.is_array()) bad("a tuple or list that is no array");
-    for (const json& item : items) check_value(item, depth + 1);
-  } else if (value.contains("dict")) {
-    if (!value["dict"].is_array()) bad("a dict that is no array");
-    for (const json& item : value["dict"]) {
-      if (!item.is_array() || item.size() != 2 || !item[0].is_string())
-        bad("a dict item that is no [key, value]");
-      check_value(item[1], depth + 1);
-    }
-  } else if (!field(value, "other").is_string()) {
-    bad("a value of no known kind");
+NotedValue noted_value(const json& value, int depth = 0);
+
+std::vector<NotedValue> parsed_items(const json& items, int depth) {
+  if (!items.is_array()) bad("a tuple or list that is no array");
+  std::vector<NotedValue> out;
+  for (const json& item : items) out.push_back(noted_value(item, depth + 1));
+  return out;
+}
+
+NotedTensor noted_tensor(const json& value) {
+  if (value.size() != 4 || !field(value, "tensor").is_number_integer() ||
+      !field(value, "version").is_number_integer() || !field(value, "dtype").is_string() ||
+      !field(value, "shape").is_array())
+    bad("a tensor without its id, shape, dtype and version");
+  for (const json& d : value["shape"])
+    if (!d.is_number_integer()) bad("a tensor shape that is not integers");
+  return {value["tensor"].get<int64_t>(), value["shape"].get<std::vector<int64_t>>(),
+          value["dtype"].get<std::string>(), value["version"].get<int64_t>()};
+}
+
+NotedConstant noted_constant(const json& c) {
+  if (c.is_boolean()) return c.get<bool>();
+  if (c.is_number_integer()) return c.get<int64_t>();
+  if (c.is_number()) return c.get<double>();
+  if (c.is_string()) return c.get<std::string>();
+  if (!c.is_null()) bad("a constant that is no JSON scalar");
+  return std::monostate{};
+}
+
+NotedDict noted_dict(const json& items, int depth) {
+  if (!items.is_array()) bad("a dict that is no array");
+  NotedDict out;
+  for (const json& item : items) {
+    if (!item.is_array() || item.size() != 2 || !item[0].is_string())
+      bad("a dict item that is no [key, value]");
+    out.keys.push_back(item[0].get<std::string>());
+    out.values.push_back(noted_value(item[1], depth + 1));
   }
+  return out;
+}
+
+// One value of a kind the format has; a NotesError naming any other.
+NotedValue noted_value(const json& value, int depth) {
+  if (depth > 100) bad("a value nested too deep");
+  if (!value.is_object() || value.empty())
+    bad("a value that is no {\"tensor\"|\"const\"|\"tuple\"|\"list\"|\"dict\"|\"other\": ...}");
+  if (value.contains("tensor")) return {noted_tensor(value)};
+  if (value.size() != 1) bad("a value of several kinds");
+  const std::string& kind = value.begin().key();
+  const json& held = value.front();
+  if (kind == "const") return {noted_constant(held)};
+  if (kind == "tuple") return {NotedTuple{parsed_items(held, depth)}};
+  if (kind == "list") return {NotedList{parsed_items(held, depth)}};
+  if (kind == "dict") return {noted_dict(held, depth)};
+  if (kind == "other" && held.is_string()) return {NotedOther{held.get<std::string>()}};
+  if (kind == "other") bad("an \"other\" value whose class is no string");
+  bad("a value of unknown kind \"" + kind + "\"");
 }
 
 NotedCall noted_call(const json& j, size_t index) {
@@ -53,16 +83,14 @@ NotedCall noted_call(const json& j, size_t index) {
   for (const json& arg : field(j, "args")) {
     if (!arg.is_array() || arg.size() != 2) bad("an argument that is no [name, value]");
     call.arg_names.push_back(arg[0].get<std::string>());
-    check_value(arg[1]);
-    call.args.push_back(arg[1]);
+    call.args.push_back(noted_value(arg[1]));
   }
   if (j.contains("positional")) {
     if (!j["positional"].is_number_unsigned())
       bad("a count of positional arguments that is no count");
     call.positional = j["positional"].get<size_t>();
   }
-  call.output = field(j, "output");
-  check_value(call.output);
+  call.output = noted_value(field(j, "output"));
   return call;
 }
 
@@ -88,16 +116,12 @@ ExportNotes notes_of(const json& doc) {
   return notes;
 }
 
-void collect(const json& value, std::vector<NotedTensor>& out) {
-  if (value.contains("tensor")) {
-    out.push_back({value["tensor"].get<int64_t>(), value["shape"].get<std::vector<int64_t>>(),
-                   value["dtype"].get<std::string>(), value["version"].get<int64_t>()});
-  } else if (value.contains("tuple") || value.contains("list")) {
-    for (const json& item : value.contains("tuple") ? value["tuple"] : value["list"])
-      collect(item, out);
-  } else if (value.contains("dict")) {
-    for (const json& item : value["dict"]) collect(item[1], out);
-  }
+void collect(const NotedValue& value, std::vector<NotedTensor>& out) {
+  if (const auto* tensor = std::get_if<NotedTensor>(&value.held)) out.push_back(*tensor);
+  if (const std::vector<NotedValue>* items = noted_items(value))
+    for (const NotedValue& item : *items) collect(item, out);
+  if (const auto* dict = std::get_if<NotedDict>(&value.held))
+    for (const NotedValue& item : dict->values) collect(item, out);
 }
 
 }  // namespace
@@ -110,6 +134,12 @@ ExportNotes parse_export_notes(const std::string& text) {
   } catch (const json::exception& e) {
     throw NotesError(e.what());
   }
+}
+
+const std::vector<NotedValue>* noted_items(const NotedValue& value) {
+  if (const auto* tuple = std::get_if<NotedTuple>(&value.held)) return &tuple->items;
+  if (const auto* list = std::get_if<NotedList>(&value.held)) return &list->items;
+  return nullptr;
 }
 
 std::vector<NotedTensor> noted_tensors(const NotedValue& value) {

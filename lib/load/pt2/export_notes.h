@@ -4,10 +4,10 @@
 #pragma once
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace modrec::pt2 {
@@ -26,10 +26,30 @@ struct NotedTensor {
   int64_t version = 0;
 };
 
-// A call's arguments or result: {"tensor": id, "shape", "dtype", "version"}, {"const": JSON
-// scalar or null}, {"tuple": [...]}, {"list": [...]}, {"dict": [[key, value], ...]}, {"other":
-// "class"}. Checked by parse_export_notes.
-using NotedValue = nlohmann::json;
+struct NotedValue;
+
+// A constant: None (monostate), a bool, an int, a finite float or a string.
+using NotedConstant = std::variant<std::monostate, bool, int64_t, double, std::string>;
+struct NotedTuple {
+  std::vector<NotedValue> items;
+};
+struct NotedList {
+  std::vector<NotedValue> items;
+};
+struct NotedDict {
+  std::vector<std::string> keys;   // in order
+  std::vector<NotedValue> values;  // keys[i]'s is values[i]
+};
+struct NotedOther {
+  std::string type;  // anything else (a non-finite float, a dtype, an object): its class
+};
+
+// A call's argument or result, as the notes write it ({"tensor": id, "shape", "dtype",
+// "version"}, {"const": scalar or null}, {"tuple": [...]}, {"list": [...]}, {"dict": [[key,
+// value], ...]}, {"other": "class"}), checked by parse_export_notes.
+struct NotedValue {
+  std::variant<NotedTensor, NotedConstant, NotedTuple, NotedList, NotedDict, NotedOther> held;
+};
 
 struct NotedCall {
   std::string path;
@@ -61,8 +81,12 @@ struct NotesError : std::runtime_error {
 };
 
 // Throws NotesError saying what is wrong: not JSON, another format or version, a field missing
-// or of another type, a call's parent that does not enclose it.
+// or of another type, a value of a kind the format lacks, a call's parent that does not enclose
+// it.
 ExportNotes parse_export_notes(const std::string& text);
+
+// The items of a noted tuple or list; nullptr for a value of another kind.
+const std::vector<NotedValue>* noted_items(const NotedValue& value);
 
 // The tensors inside a noted value, depth-first (dicts in their order).
 std::vector<NotedTensor> noted_tensors(const NotedValue& value);

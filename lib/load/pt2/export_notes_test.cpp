@@ -41,6 +41,21 @@ TEST_CASE("the notes' classes, calls, arguments and results") {
   CHECK_FALSE(notes.calls[0].positional);  // notes of before the count was written
 }
 
+TEST_CASE("the notes' values are typed: constants, containers and other objects") {
+  const ExportNotes notes = parse_export_notes(kSound);
+  CHECK(std::get<NotedConstant>(notes.calls[1].args[1].held) == NotedConstant{});  // hx=None
+  const auto& out = std::get<NotedTuple>(notes.calls[1].output.held).items;
+  REQUIRE(out.size() == 3);
+  CHECK(std::get<NotedTensor>(out[0].held).dtype == "float32");
+  const NotedDict& dict = std::get<NotedDict>(out[1].held);
+  CHECK(dict.keys == std::vector<std::string>{"k"});
+  REQUIRE(dict.values.size() == 1);
+  CHECK(std::get<NotedConstant>(dict.values[0].held) == NotedConstant{1.5});
+  CHECK(std::get<NotedOther>(out[2].held).type == "torch.dtype");
+  CHECK(noted_items(out[0]) == nullptr);
+  CHECK(noted_items(notes.calls[1].output) == &out);
+}
+
 TEST_CASE("a path whose module object is another's names that object's first path") {
   const ExportNotes notes = parse_export_notes(replaced(
       kSound, R"(["0", "torch.nn.modules.linear.Identity"]])",
@@ -78,6 +93,10 @@ TEST_CASE("damaged, foreign or inconsistent notes are refused with what is wrong
         std::string::npos);
   CHECK(refusal(replaced(kSound, "{\"const\": null}", "{\"const\": [1]}")) ==
         "a constant that is no JSON scalar");
+  CHECK(refusal(replaced(kSound, "{\"other\": \"torch.dtype\"}", "{\"set\": [1]}")) ==
+        "a value of unknown kind \"set\"");
+  CHECK(refusal(replaced(kSound, "{\"const\": null}", "{\"const\": null, \"list\": []}")) ==
+        "a value of several kinds");
   CHECK(refusal(replaced(kSound, "\"shape\": [2, 3]", "\"shape\": [\"2\"]")) ==
         "a tensor shape that is not integers");
   CHECK(refusal(replaced(kSound, "\"output\": {\"tuple\"", "\"outputs\": {\"tuple\"")) ==
