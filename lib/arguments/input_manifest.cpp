@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 
 namespace modrec {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "util/error.h"
 #include "util/memory.h"
 #include "util/text.h"

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "tensor_files/test_fixtures.h"
 #include "tensor_files/write_tensors.h"
 #include "util/error.h"

@@ -7,7 +7,7 @@
 
 #include "tensor_stats/tensor_stats.h"
 #include "pass/value_meta.h"
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "sources/npy_source.h"
 #include "tensor_files/npy_stream.h"
 #include "tensor_files/read_inputs.h"

@@ -1,7 +1,7 @@
 #include "pass/value_meta.h"
 
+#include "files/scalar_type.h"
 #include "values/ivalue_walk.h"
-#include "tensor_files/dtype.h"
 
 namespace modrec {
 namespace {

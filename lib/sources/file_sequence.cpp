@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "util/error.h"
 
 namespace modrec {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "util/error.h"
 
 namespace modrec {

@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "tensor_files/test_fixtures.h"
 #include "tensor_files/write_tensors.h"
 #include "util/error.h"

@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "util/error.h"
 #include "util/parallel_parts.h"
 

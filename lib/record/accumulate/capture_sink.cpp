@@ -7,7 +7,7 @@
 #include "pass/value_meta.h"
 #include "rundir/run_dir.h"
 #include "rundir/run_paths.h"
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "arguments/input_manifest.h"
 #include "tensor_files/write_tensors.h"
 #include "util/atomic_file.h"

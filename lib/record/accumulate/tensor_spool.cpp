@@ -1,6 +1,6 @@
 #include "record/accumulate/tensor_spool.h"
 
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "tensor_files/npy_stream.h"
 #include "util/error.h"
 #include "util/text.h"

@@ -2,7 +2,7 @@
 
 #include "load/version.h"
 #include "rundir/run_dir.h"
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 #include "arguments/input_manifest.h"
 
 namespace modrec {

@@ -1,4 +1,4 @@
-#include "tensor_files/dtype.h"
+#include "files/scalar_type.h"
 
 #include <utility>
 
