@@ -48,7 +48,7 @@ at::Tensor draw(const InputSizeSpec& s, at::Generator& gen, int64_t high) {
   if (s.dtype == at::kBool)
     return at::randint(0, std::min<int64_t>(high, 2), s.shape, gen, options);
   if (at::isIntegralType(s.dtype, false)) return at::randint(0, high, s.shape, gen, options);
-  if (s.dtype == at::kHalf || s.dtype == at::kBFloat16)  // CPU randn lacks these: draw float32
+  if (at::isReducedFloatingType(s.dtype))  // CPU randn lacks half, bfloat16, float8: draw float32
     return at::randn(s.shape, gen, at::TensorOptions().dtype(at::kFloat)).to(s.dtype);
   return at::randn(s.shape, gen, options);
 }

@@ -2,7 +2,6 @@
 
 #include <doctest/doctest.h>
 
-#include "files/scalar_type.h"
 #include "tensor_files/test_fixtures.h"
 #include "tensor_files/write_tensors.h"
 #include "util/error.h"
@@ -43,15 +42,6 @@ TEST_CASE("bad specs are usage errors naming --input-size") {
   }
 }
 
-TEST_CASE("dtype_name gives torch's names") {
-  CHECK(dtype_name(at::kFloat) == "float32");
-  CHECK(dtype_name(at::kLong) == "int64");
-  CHECK(dtype_name(at::kBFloat16) == "bfloat16");
-  CHECK(dtype_name(at::kHalf) == "float16");
-  CHECK(dtype_name(at::kBool) == "bool");
-  CHECK(dtype_name(at::kByte) == "uint8");
-}
-
 TEST_CASE("random inputs: deterministic, integers in [0, high), usage error for high < 1") {
   std::vector<InputSizeSpec> specs = {parse_input_spec("50x40:long"), parse_input_spec("3x3:half"),
                                       parse_input_spec("10:bool")};
@@ -61,6 +51,8 @@ TEST_CASE("random inputs: deterministic, integers in [0, high), usage error for 
   CHECK(a[0].min().item<int64_t>() == 0);
   CHECK(a[0].max().item<int64_t>() == 4);
   CHECK((a[1].scalar_type() == at::kHalf));
+  CHECK((random_inputs({parse_input_spec("4:float8_e4m3fn")}, 3, 5)[0].scalar_type() ==
+         at::kFloat8_e4m3fn));  // drawn in float32, as half and bfloat16 are
   CHECK((a[2].scalar_type() == at::kBool));
   CHECK_FALSE(at::equal(random_inputs(specs, 4, 5)[0], a[0]));
   CHECK_THROWS_AS(random_inputs(specs, 0, 0), Error);

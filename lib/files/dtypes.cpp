@@ -4,11 +4,13 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
+#include <utility>
 
 namespace modrec {
 namespace {
 
-constexpr std::array<DTypeNames, 15> kNames{{
+constexpr std::array<DTypeNames, 17> kNames{{
     {DType::float64, "float64", "F64", "DoubleStorage", 8},
     {DType::float32, "float32", "F32", "FloatStorage", 4},
     {DType::float16, "float16", "F16", "HalfStorage", 2},
@@ -24,12 +26,28 @@ constexpr std::array<DTypeNames, 15> kNames{{
     {DType::uint32, "uint32", "U32", "UInt32Storage", 4},
     {DType::uint64, "uint64", "U64", "UInt64Storage", 8},
     {DType::boolean, "bool", "BOOL", "BoolStorage", 1},
+    {DType::complex64, "complex64", nullptr, nullptr, 8},
+    {DType::complex128, "complex128", nullptr, nullptr, 16},
 }};
+
+constexpr bool in_enum_order() {
+  for (size_t i = 0; i < kNames.size(); ++i)
+    if (static_cast<size_t>(kNames[i].type) != i) return false;
+  return true;
+}
+static_assert(in_enum_order(), "names_of finds a type's row at its enum value");
+
+// Python's other names of torch's dtypes: torch.float is torch.float32.
+constexpr std::pair<const char*, DType> kAliases[] = {
+    {"float", DType::float32},    {"double", DType::float64},     {"half", DType::float16},
+    {"long", DType::int64},       {"int", DType::int32},          {"short", DType::int16},
+    {"cfloat", DType::complex64}, {"cdouble", DType::complex128},
+};
 
 template <class Field>
 bool find(const std::string& name, Field field, DType& out) {
   for (const DTypeNames& n : kNames)
-    if (name == n.*field) return out = n.type, true;
+    if (n.*field && name == n.*field) return out = n.type, true;
   return false;
 }
 
@@ -137,12 +155,17 @@ void convert(DType type, const void* data, size_t n, To* out) {
       return cast<uint64_t>(data, n, out);
     case DType::boolean:
       return bool_bytes(data, n, out);
+    case DType::complex64:
+    case DType::complex128:
+      break;
   }
+  throw std::invalid_argument(std::string("cannot widen ") + dtype_name(type) + " to a real value");
 }
 
 }  // namespace
 
 const DTypeNames& names_of(DType type) { return kNames[static_cast<size_t>(type)]; }
+std::span<const DTypeNames> dtype_table() { return kNames; }
 
 bool dtype_from_safetensors(const std::string& name, DType& out) {
   return find(name, &DTypeNames::safetensors, out);
@@ -151,8 +174,13 @@ bool dtype_from_storage(const std::string& storage_class, DType& out) {
   return find(storage_class, &DTypeNames::storage, out);
 }
 bool dtype_from_torch(const std::string& name, DType& out) {
-  return find(name, &DTypeNames::torch, out);
+  if (find(name, &DTypeNames::torch, out)) return true;
+  for (const auto& [alias, type] : kAliases)
+    if (name == alias) return out = type, true;
+  return false;
 }
+
+bool widens(DType type) { return names_of(type).storage != nullptr; }
 
 void widen(DType type, const void* data, size_t n, float* out) { convert(type, data, n, out); }
 void widen(DType type, const void* data, size_t n, double* out) { convert(type, data, n, out); }

@@ -550,9 +550,9 @@ class Walker {
     out.tensors.push_back(tensor(inner, name));
   }
 
-  // "torch.float32", a dtype as the pickle names it.
+  // "torch.float32", a dtype as the pickle names it, of a type checkpoints read (widens).
   static bool torch_dtype(const std::string& global, DType& out) {
-    return global.starts_with("torch.") && dtype_from_torch(global.substr(6), out);
+    return global.starts_with("torch.") && dtype_from_torch(global.substr(6), out) && widens(out);
   }
 
   static std::vector<int64_t> integers(const Value& tuple) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "files/scalar_type.h"
 #include "files/state_dict_pickle.h"
 #include "load/pt2/stored_tensor.h"
 #include "ops/quantized/subclass_inner.h"
@@ -17,42 +18,6 @@ namespace {
 const std::set<std::string> kKnown = {"torchao.quantization.Int8Tensor",
                                       "torchao.quantization.IntxUnpackedToInt8Tensor",
                                       "torchao.quantization.Float8Tensor"};
-
-at::ScalarType scalar_type(DType type) {
-  switch (type) {
-    case DType::float64:
-      return at::kDouble;
-    case DType::float32:
-      return at::kFloat;
-    case DType::float16:
-      return at::kHalf;
-    case DType::bfloat16:
-      return at::kBFloat16;
-    case DType::float8_e4m3fn:
-      return at::kFloat8_e4m3fn;
-    case DType::float8_e5m2:
-      return at::kFloat8_e5m2;
-    case DType::int64:
-      return at::kLong;
-    case DType::int32:
-      return at::kInt;
-    case DType::int16:
-      return at::kShort;
-    case DType::int8:
-      return at::kChar;
-    case DType::uint8:
-      return at::kByte;
-    case DType::uint16:
-      return at::kUInt16;
-    case DType::uint32:
-      return at::kUInt32;
-    case DType::uint64:
-      return at::kUInt64;
-    case DType::boolean:
-      return at::kBool;
-  }
-  return at::kFloat;
-}
 
 // `t` repeated along each dimension where it is smaller than `sizes`: a per-block scale (one per
 // row, one per group of columns) as large as the weight it scales.
