@@ -80,8 +80,8 @@ struct Pair {
 
 TensorChange change_of(const CheckpointTensor* a, const CheckpointTensor* b) {
   TensorChange c{a ? a->name : b->name};
-  if (a) c.shape_a = a->shape, c.dtype_a = dtype_name(a->dtype);
-  if (b) c.shape_b = b->shape, c.dtype_b = dtype_name(b->dtype);
+  if (a) c.shape_a = a->shape, c.dtype_a = a->dtype;
+  if (b) c.shape_b = b->shape, c.dtype_b = b->dtype;
   c.status = !b                     ? Status::only_in_a
              : !a                   ? Status::only_in_b
              : a->shape != b->shape ? Status::shape_changed
@@ -126,6 +126,8 @@ const char* status_text(Status s) {
   return "";
 }
 
+std::string name_of(const std::optional<DType>& type) { return type ? dtype_name(*type) : ""; }
+
 std::string both(const std::string& a, const std::string& b) {
   if (a == b || b.empty()) return a;
   return a.empty() ? b : a + " -> " + b;
@@ -141,10 +143,11 @@ ReportTable table(const CheckpointDiff& diff) {
   for (const TensorChange& c : diff.tensors) {
     const bool has_a = c.status != Status::only_in_b, has_b = c.status != Status::only_in_a;
     auto number = [&](double v) { return c.compared() ? format_number(v) : std::string("--"); };
-    t.rows.push_back(
-        {c.name, status_text(c.status), both(shape(c.shape_a, has_a), shape(c.shape_b, has_b)),
-         both(c.dtype_a, c.dtype_b), number(c.max_abs), number(c.mean_abs), number(c.rel_change),
-         number(c.cosine), c.compared() ? std::to_string(c.mismatched) : "--"});
+    t.rows.push_back({c.name, status_text(c.status),
+                      both(shape(c.shape_a, has_a), shape(c.shape_b, has_b)),
+                      both(name_of(c.dtype_a), name_of(c.dtype_b)), number(c.max_abs),
+                      number(c.mean_abs), number(c.rel_change), number(c.cosine),
+                      c.compared() ? std::to_string(c.mismatched) : "--"});
   }
   return t;
 }
@@ -172,8 +175,8 @@ json to_json(const CheckpointDiff& diff, const std::string& a, const std::string
                        {"passed", c.passed()},
                        {"shape_a", c.status == Status::only_in_b ? json(nullptr) : json(c.shape_a)},
                        {"shape_b", c.status == Status::only_in_a ? json(nullptr) : json(c.shape_b)},
-                       {"dtype_a", c.dtype_a.empty() ? json(nullptr) : json(c.dtype_a)},
-                       {"dtype_b", c.dtype_b.empty() ? json(nullptr) : json(c.dtype_b)},
+                       {"dtype_a", c.dtype_a ? json(dtype_name(*c.dtype_a)) : json(nullptr)},
+                       {"dtype_b", c.dtype_b ? json(dtype_name(*c.dtype_b)) : json(nullptr)},
                        {"max_abs", number_or_null(c.max_abs)},
                        {"mean_abs", number_or_null(c.mean_abs)},
                        {"rel_change", number_or_null(c.rel_change)},

@@ -3,6 +3,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ struct TensorChange {
   std::string name;
   Status status = Status::same;
   std::vector<int64_t> shape_a, shape_b;
-  std::string dtype_a, dtype_b;
+  std::optional<DType> dtype_a, dtype_b;  // nullopt in the checkpoint that lacks the tensor
   // Over the elements, when the shapes match (NaN otherwise): d = |a - b| (0 where both are
   // equal, NaN beside NaN included; inf where one side only is NaN).
   double max_abs = NAN;     // max d

@@ -14,7 +14,9 @@ namespace modrec {
 // One tensor of a call's arguments or result: what a row and a recording tell of it.
 struct TensorInfo {
   Shape shape;
-  std::string dtype;  // torch's name without prefix: "float32", "int64", "bfloat16"
+  // torch's name without prefix: "float32", "int64", "bfloat16" (files/scalar_type.h's
+  // dtype_name); text, since a tensor may have any dtype torch has and model/ is torch-free.
+  std::string dtype;
   int64_t elem_bytes = 0;
 };
 

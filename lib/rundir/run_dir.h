@@ -19,6 +19,8 @@ struct RunTensor {
   int index = 0;     // position among the capture's tensors (depth-first)
   std::string name;  // a parameter's name (param, param_grad); empty otherwise
   std::vector<int64_t> shape;
+  // torch's name, as stats.json holds it: text, since a run records tensors of any dtype torch
+  // has (qint8, float8_e4m3fnuz), not only files/dtypes.h's, and rundir/ stays torch-free.
   std::string dtype;
   RunningStats stats;
   // Its place in the capture's value, indices and dict keys joined by '.' ("1.0": [1][0]); empty

@@ -7,7 +7,6 @@
 #include <limits>
 #include <vector>
 
-#include "files/scalar_type.h"
 #include "util/error.h"
 #include "util/parallel_parts.h"
 
@@ -100,7 +99,7 @@ void add_tensor(RunningStats& stats, const at::Tensor& tensor) {
 
 TensorSummary summarize_tensor(const at::Tensor& t) {
   if (!t.device().is_cpu()) return summarize_on_device(t);
-  TensorSummary s{RunningStats(), t.sizes().vec(), dtype_name(t.scalar_type())};
+  TensorSummary s{RunningStats(), t.sizes().vec(), t.scalar_type()};
   add_tensor(s.stats, t);
   return s;
 }
@@ -112,7 +111,7 @@ TensorSummary summarize_difference(const at::Tensor& after, const at::Tensor& be
                      after.sizes() == before.sizes() && after.is_contiguous() &&
                      before.is_contiguous();
   if (!fused) return summarize_tensor(after - before);
-  TensorSummary s{RunningStats(), after.sizes().vec(), dtype_name(after.scalar_type())};
+  TensorSummary s{RunningStats(), after.sizes().vec(), after.scalar_type()};
   if (after.scalar_type() == at::kFloat)
     add_difference<float>(s.stats, after, before);
   else
@@ -145,7 +144,7 @@ TensorSummary summarize_on_device(const at::Tensor& t) {
   constexpr int kBins = 64;
   if (!at::isFloatingType(t.scalar_type()) && !at::isIntegralType(t.scalar_type(), true))
     throw unsupported(t);
-  if (t.numel() == 0) return {RunningStats(kBins), t.sizes().vec(), dtype_name(t.scalar_type())};
+  if (t.numel() == 0) return {RunningStats(kBins), t.sizes().vec(), t.scalar_type()};
   const at::Tensor x = t.detach().reshape(-1).to(at::kDouble);
   const at::Tensor finite = at::isfinite(x);
   const at::Tensor n = finite.sum().to(at::kDouble);
@@ -173,7 +172,7 @@ TensorSummary summarize_on_device(const at::Tensor& t) {
   parts.max = v[6];
   parts.at_top = static_cast<int64_t>(v[7]);
   parts.counts.assign(v + 8, v + 8 + kBins);
-  return {RunningStats::from_parts(parts), t.sizes().vec(), dtype_name(t.scalar_type())};
+  return {RunningStats::from_parts(parts), t.sizes().vec(), t.scalar_type()};
 }
 
 int statistics_threads() { return at::get_num_threads(); }

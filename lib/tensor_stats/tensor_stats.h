@@ -16,7 +16,7 @@ void add_tensor(RunningStats& stats, const at::Tensor& t);
 struct TensorSummary {
   RunningStats stats;
   std::vector<int64_t> shape;
-  std::string dtype;
+  at::ScalarType dtype = at::ScalarType::Undefined;
 };
 
 // On the CPU through RunningStats' kernels; a tensor on another device (--device cuda) is reduced

@@ -32,7 +32,7 @@ TEST_CASE("a tensor split over threads has the statistics of one pass") {
   CHECK(split.stats.std() == doctest::Approx(whole.std()).epsilon(1e-12));
   CHECK(split.stats.histogram().counts == whole.histogram().counts);
   CHECK(split.shape == std::vector<int64_t>{4, 100000});
-  CHECK(split.dtype == "float32");
+  CHECK((split.dtype == at::kFloat));
   at::set_num_threads(before);
 }
 
@@ -49,7 +49,7 @@ void check_same_counts(const TensorSummary& x, const TensorSummary& y) {
   CHECK(b.histogram().edges == a.histogram().edges);
   CHECK(b.histogram().counts == a.histogram().counts);
   CHECK(y.shape == x.shape);
-  CHECK(y.dtype == x.dtype);
+  CHECK((y.dtype == x.dtype));
 }
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include "train/step_series.h"
 
+#include "files/scalar_type.h"
 #include "rundir/run_dir.h"
 
 namespace modrec {
@@ -23,7 +24,7 @@ void StepSeries::add(int64_t step, double loss, const std::vector<LayerRecording
                loss,
                ref,
                "update",
-               {i++, u.name, u.change.shape, u.change.dtype, u.change.stats, ""},
+               {i++, u.name, u.change.shape, dtype_name(u.change.dtype), u.change.stats, ""},
                u.ratio},
               tensor_element("update", u.name, "", 0, 1));
   }

@@ -21,7 +21,7 @@ namespace modrec::aoti {
 struct CompiledConstant {
   std::string name;          // the compiled code's: "fc1_weight"
   std::string original_fqn;  // the model's: "fc1.weight" ("" when the code names none)
-  std::string dtype;         // torch's name: "float32"
+  std::string dtype;         // torch's name: "float32" (see CompiledInput::dtype)
   std::vector<int64_t> shape;
   bool from_folded = false;  // made at run time by constant folding: not held in the package
 };
@@ -33,8 +33,10 @@ struct CompiledDim {
 };
 
 struct CompiledInput {
-  std::string name;               // the graph's: "arg4_1"
-  std::string dtype;              // torch's name; "" when the code checks none
+  std::string name;  // the graph's: "arg4_1"
+  // torch's name; "" when the code checks none. Text: the code may name any dtype torch has
+  // (cached_torch_dtype_float8_e4m3fnuz), which modrec compares by name and reports.
+  std::string dtype;
   std::vector<CompiledDim> dims;  // up to the last dimension a size or stride check names
 };
 

@@ -22,7 +22,9 @@ inline constexpr int kNotesVersion = 1;
 struct NotedTensor {
   int64_t id = 0;
   std::vector<int64_t> shape;
-  std::string dtype;  // "float32", as torch prints it without "torch."
+  // "float32", as torch prints it without "torch.": text as the notes hold it, since they may
+  // name any dtype torch has (nothing reads it yet: calls are matched by id and shape).
+  std::string dtype;
   int64_t version = 0;
 };
 

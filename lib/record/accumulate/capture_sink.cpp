@@ -22,7 +22,7 @@ void CaptureSink::add(const CapturedValue& value) {
   for (size_t i = 0; i < value.tensors.size() && i < stats_.size(); ++i) {
     const TensorSummary& t = value.tensors[i];
     stats_[i].merge(t.stats);
-    if (dtypes_[i].empty()) {
+    if (!dtypes_[i]) {
       shapes_[i] = t.shape;
       dtypes_[i] = t.dtype;
     } else if (!t.shape.empty() && !shapes_[i].empty()) {
@@ -93,7 +93,7 @@ at::Tensor CaptureSink::result(size_t i) {
   if (reduce_ == Reduce::none) return spools_[i].take();
   at::Tensor r =
       reduce_ == Reduce::mean && samples_ > 0 ? reduced_[i] / double(samples_) : reduced_[i];
-  return r.to(saved_dtype(i) == "float64" ? at::kDouble : at::kFloat);
+  return r.to(saved_dtype(i));
 }
 
 std::vector<int64_t> CaptureSink::saved_shape(size_t i) const {
@@ -101,9 +101,11 @@ std::vector<int64_t> CaptureSink::saved_shape(size_t i) const {
   return {shapes_[i].begin() + 1, shapes_[i].end()};
 }
 
-std::string CaptureSink::saved_dtype(size_t i) const {
-  if (reduce_ == Reduce::none || dtypes_[i] == "float64") return dtypes_[i];
-  return "float32";
+std::string CaptureSink::dtype(size_t i) const { return dtypes_[i] ? dtype_name(*dtypes_[i]) : ""; }
+
+at::ScalarType CaptureSink::saved_dtype(size_t i) const {
+  const at::ScalarType type = dtypes_[i].value_or(at::ScalarType::Undefined);
+  return reduce_ == Reduce::none || type == at::kDouble ? type : at::kFloat;
 }
 
 std::vector<std::string> CaptureSink::write() {

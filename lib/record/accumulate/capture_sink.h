@@ -6,6 +6,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,10 +45,10 @@ class CaptureSink {
   size_t num_tensors() const { return stats_.size(); }
   const RunningStats& stats(size_t i) const { return stats_[i]; }
   const std::vector<int64_t>& shape(size_t i) const { return shapes_[i]; }
-  const std::string& dtype(size_t i) const { return dtypes_[i]; }
+  std::string dtype(size_t i) const;  // torch's name: "float32"
   // What the saved file holds: with --reduce the sample dimension is gone and values are float.
   std::vector<int64_t> saved_shape(size_t i) const;
-  std::string saved_dtype(size_t i) const;
+  at::ScalarType saved_dtype(size_t i) const;
   int64_t samples() const { return samples_; }
   // The place of tensor i in the capture's value ("1.0"; "" for a lone tensor or a parameter).
   std::string tensor_place(size_t i) const;
@@ -83,9 +84,9 @@ class CaptureSink {
   std::vector<NoGradient> no_gradient_;
   std::vector<RunningStats> stats_;
   std::vector<std::vector<int64_t>> shapes_;
-  std::vector<std::string> dtypes_;
-  std::vector<TensorSpool> spools_;  // without --reduce
-  std::vector<at::Tensor> reduced_;  // with --reduce
+  std::vector<std::optional<at::ScalarType>> dtypes_;  // nullopt until the first batch
+  std::vector<TensorSpool> spools_;                    // without --reduce
+  std::vector<at::Tensor> reduced_;                    // with --reduce
   int64_t samples_ = 0;
 };
 

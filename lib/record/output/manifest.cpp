@@ -72,7 +72,7 @@ nlohmann::json captures_json(const LayerRecording& layer) {
     nlohmann::json shapes = nlohmann::json::array(), dtypes = nlohmann::json::array();
     for (size_t i = 0; i < c.sink.num_tensors(); ++i) {
       shapes.push_back(c.sink.saved_shape(i));
-      dtypes.push_back(c.sink.saved_dtype(i));
+      dtypes.push_back(dtype_name(c.sink.saved_dtype(i)));
     }
     nlohmann::json& entry = captures[capture_name(c.capture)];
     entry = {{"files", c.files}, {"shapes", shapes}, {"dtypes", dtypes}};
