@@ -1,9 +1,8 @@
 #include "instrument/aoti/compiled_package.h"
 
-#include <c10/core/ScalarType.h>
-
 #include <map>
 
+#include "files/scalar_type.h"
 #include "instrument/aoti/loaded_package.h"
 #include "instrument/pt2/pytree.h"
 #include "instrument/root_only_model.h"
@@ -67,8 +66,7 @@ class CompiledPackage : public RootOnlyModel {
     const auto& compiled = package_.program.inputs;
     for (size_t i = 0; i < inputs.size() && i < compiled.size(); ++i) {
       const std::string wrong = aoti::input_mismatch(
-          compiled[i], std::string(c10::getDtypeNames(inputs[i].scalar_type()).first),
-          inputs[i].sizes().vec());
+          compiled[i], dtype_name(inputs[i].scalar_type()), inputs[i].sizes().vec());
       if (!wrong.empty())
         throw Error(Exit::usage, "input input_" + std::to_string(i) + ": " + wrong, path_,
                     "give an input of the sizes and dtype the package was compiled for "
