@@ -745,7 +745,7 @@ class HFMoE(nn.Module):
 
 def _hf_clip() -> nn.Module:
     """A random-weight Hugging Face CLIPModel, tiny, called with keyword inputs only (input_ids,
-    pixel_values: EXAMPLE_KWARGS), as its users call it."""
+    attention_mask, pixel_values: EXAMPLE_KWARGS), as its users call it."""
     import transformers  # only needed for this model
     torch.manual_seed(SEED)
     tower = dict(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2)
@@ -1055,8 +1055,11 @@ LIST_INPUT_MODELS: List[str] = ["fasterrcnn_mobilenet_v3_large_320_fpn",
 EXAMPLE_KWARGS: Dict[str, Dict[str, object]] = {
     "ArgsNet": {"size": [2, 2]},
     "StaticCacheLlama": {"cache_position": torch.arange(4)},
-    # each input alone under 0.005 MB, together over: "Input size (MB)" 0.01 counts both
+    # each input alone under 0.005 MB, together over: "Input size (MB)" 0.01 counts them all;
+    # input_ids and attention_mask, as a processor gives them, of one shape: which root input is
+    # which, the archive's root signature tells
     "CLIP": {"input_ids": _tokens_of(2, 128)()[0],
+             "attention_mask": torch.ones(2, 128, dtype=torch.long),
              "pixel_values": _randn(2, 3, 12, 12)()[0]},
     "Whisper": {"input_features": _randn(1, 8, 16)()[0],
                 "decoder_input_ids": _tokens_of(1, 4)()[0]},

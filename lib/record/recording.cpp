@@ -244,24 +244,53 @@ void Recording::record_forward_only() {
 
 namespace {
 
-// The calls whose result's structure the file does not keep (a .pt2 archive's without a
-// signature: Call::structure_untold): one that returned a tensor at several places of its result
-// has one graph value for them all, whose gradient sums the places', where eager hooks see each
-// place's. Which did is not told either, so they are named, once.
-void warn_untold_places(const CallTrace& trace, const ModuleTree& tree) {
+// The paths of the calls (the root left out) that `untold` holds of, each once.
+template <typename Untold>
+std::vector<std::string> untold_paths(const CallTrace& trace, const ModuleTree& tree,
+                                      Untold untold) {
   std::vector<std::string> paths;
   for (size_t c = 1; c < trace.calls.size(); ++c) {
     const std::string& path = tree.modules[trace.calls[c].module].path;
-    if (trace.calls[c].structure_untold &&
-        std::find(paths.begin(), paths.end(), path) == paths.end())
+    if (untold(trace.calls[c]) && std::find(paths.begin(), paths.end(), path) == paths.end())
       paths.push_back(path);
   }
-  if (!paths.empty())
-    log::warn("calls whose result's structure the archive does not keep (", paths.size(),
-              "): ", log::listed(paths),
-              "; where one returned a tensor at several places (diffusers' DownBlock2D: `return "
-              "h, (h,)`), its grad_output is one gradient, the places' sum, where eager hooks see "
-              "each place's: modrec.export keeps them apart");
+  return paths;
+}
+
+// What a .pt2 archive does not keep of a call without a signature, named once where the captures
+// asked for hold it:
+// - given several tensors (Call::keywords_untold), its input and grad_input are the graph's
+//   values in the order its nodes first read them, which may not be forward's;
+// - its result's structure (Call::structure_untold): its output and grad_output are the graph's
+//   values in the order it made them; one that returned a tensor at several places has one graph
+//   value for them all, whose gradient sums the places', where eager hooks see each place's.
+void warn_untold(const CallTrace& trace, const ModuleTree& tree, const CaptureSet& captures) {
+  const char* keep =
+      ": modrec.export keeps them where the call's arguments are tensors, numbers "
+      "and containers of them";
+  if (captures.input || captures.grad_input) {
+    const auto paths = untold_paths(trace, tree, [](const Call& call) {
+      return call.keywords_untold && call.inputs.tensors.size() > 1;
+    });
+    if (!paths.empty())
+      log::warn("calls given several tensors whose arguments the archive does not name (",
+                paths.size(), "): ", log::listed(paths),
+                "; their input and grad_input are in the order the graph first reads them, which "
+                "may not be forward's",
+                keep);
+  }
+  if (captures.output || captures.grad_output) {
+    const auto paths =
+        untold_paths(trace, tree, [](const Call& call) { return call.structure_untold; });
+    if (!paths.empty())
+      log::warn("calls whose result's structure the archive does not keep (", paths.size(),
+                "): ", log::listed(paths),
+                "; their output and grad_output are in the order the graph makes them, and where "
+                "one returned a tensor at several places (diffusers' DownBlock2D: `return h, "
+                "(h,)`), its grad_output is one gradient, the places' sum, where eager hooks see "
+                "each place's",
+                keep);
+  }
 }
 
 }  // namespace
@@ -271,7 +300,7 @@ void Recording::validate_layers(const Collected& pass) {
   if (validated_) return;
   matcher_.select(pass.selection.layer_refs());
   edits_.check_all_matched();
-  if (captures_.grad_output) warn_untold_places(pass.trace.trace(), model_.tree());
+  warn_untold(pass.trace.trace(), model_.tree(), captures_);
   validated_ = true;
 }
 

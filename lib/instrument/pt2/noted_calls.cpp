@@ -44,21 +44,34 @@ bool same_shape(const std::vector<int64_t>& eager, const Program& program,
   return true;
 }
 
+// The graph value each eager tensor is, by identity and version (the notes number a tensor by the
+// object it is), where a call's side placed it; a tensor placed as two values is none.
+using PlacedValues = std::map<std::pair<int64_t, int64_t>, std::string>;
+
 // The graph's values of a call's side (inputs in the order first used, outputs in the order made)
-// matched to its eager tensors (in forward's order) by shape: each tensor's shape must be that of
-// exactly one value, each value's of one tensor.
+// matched to its eager tensors (in forward's order): a tensor `placed` by another call's side is
+// that value when the side has it; each other tensor's shape must be that of exactly one value
+// left. Empty names when they do not match so.
 Side side(std::vector<NotedTensor> tensors, const std::vector<std::string>& names,
-          const Program& program) {
+          const Program& program, const PlacedValues& placed = {}) {
   Side s{std::move(tensors), {}};
   if (s.tensors.size() != names.size()) return s;
-  std::vector<std::string> matched;
-  for (const NotedTensor& t : s.tensors) {
+  std::vector<std::string> matched(s.tensors.size());
+  std::set<std::string> taken;
+  for (size_t i = 0; i < s.tensors.size(); ++i) {
+    const auto it = placed.find({s.tensors[i].id, s.tensors[i].version});
+    if (it != placed.end() && std::count(names.begin(), names.end(), it->second) &&
+        taken.insert(it->second).second)
+      matched[i] = it->second;
+  }
+  for (size_t i = 0; i < s.tensors.size(); ++i) {
+    if (!matched[i].empty()) continue;
     std::vector<std::string> same;
     for (const std::string& name : names)
-      if (same_shape(t.shape, program, name)) same.push_back(name);
-    if (same.size() != 1 || std::find(matched.begin(), matched.end(), same[0]) != matched.end())
-      return s;
-    matched.push_back(same[0]);
+      if (!taken.count(name) && same_shape(s.tensors[i].shape, program, name)) same.push_back(name);
+    if (same.size() != 1) return s;
+    matched[i] = same[0];
+    taken.insert(same[0]);
   }
   s.names = std::move(matched);
   return s;
@@ -320,7 +333,8 @@ class NotedPlan {
 
   // Call e's arguments (`inputs`) or result as its signature tells them, else matched by shape
   // to `graph_names` (the graph's call's values; none for a call without nodes).
-  Side side_of(size_t e, bool inputs, const std::vector<std::string>& graph_names) const {
+  Side side_of(size_t e, bool inputs, const std::vector<std::string>& graph_names,
+               const PlacedValues& placed = {}) const {
     std::vector<NotedTensor> tensors =
         inputs ? tensors_of(calls_[e].args) : noted_tensors(calls_[e].output);
     if (const CallSignature* sig = signature(e)) {
@@ -329,13 +343,14 @@ class NotedPlan {
       if (auto told = signature_side(tensors, inputs ? &sig->inputs : &sig->outputs, program_))
         return *told;
     }
-    return side(std::move(tensors), graph_names, program_);
+    return side(std::move(tensors), graph_names, program_, placed);
   }
 
-  // The signature the archive keeps of call e; nullptr when none (the root's is left out).
+  // The signature the archive keeps of call e; nullptr when none.
   const CallSignature* signature(size_t e) const {
-    const auto sig = e == 0 || keys_[e].empty() ? program_.call_signatures.end()
-                                                : program_.call_signatures.find(keys_[e]);
+    if (e == 0) return program_.root_signature ? &*program_.root_signature : nullptr;
+    const auto sig =
+        keys_[e].empty() ? program_.call_signatures.end() : program_.call_signatures.find(keys_[e]);
     return sig == program_.call_signatures.end() ? nullptr : &sig->second;
   }
 
@@ -387,12 +402,38 @@ class NotedPlan {
     number_calls();
     in_.resize(calls_.size());
     out_.resize(calls_.size());
-    for (size_t e = 0; e < calls_.size(); ++e) {
-      const bool graph = match_[e] >= 0;
-      const PlannedCall* call = graph ? &plan_.calls[match_[e]] : nullptr;
-      in_[e] = side_of(e, true, e == 0 ? root_inputs_ : graph ? call->inputs : kNone);
-      out_[e] = side_of(e, false, graph ? call->outputs : kNone);
+    // Once by signature and shape; then the sides that did not match again, with the tensors
+    // the others placed (a call whose signature export could not keep, given two tensors of one
+    // shape: diffusers' AdaLayerNormZero, given timestep and class_labels, [1] both).
+    PlacedValues placed;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t e = 0; e < calls_.size(); ++e) {
+        const bool graph = match_[e] >= 0;
+        const PlannedCall* call = graph ? &plan_.calls[match_[e]] : nullptr;
+        if (pass == 0 || !matched(in_[e]))
+          in_[e] = side_of(e, true, e == 0 ? root_inputs_ : graph ? call->inputs : kNone, placed);
+        if (pass == 0 || !matched(out_[e]))
+          out_[e] = side_of(e, false, graph ? call->outputs : kNone, placed);
+      }
+      placed = placed_values();
     }
+  }
+
+  static bool matched(const Side& s) { return s.names.size() == s.tensors.size(); }
+
+  // The graph value of each tensor the sides matched; none for one matched to two values.
+  PlacedValues placed_values() const {
+    PlacedValues placed;
+    std::set<std::pair<int64_t, int64_t>> twice;
+    for (const auto* sides : {&in_, &out_})
+      for (const Side& s : *sides)
+        for (size_t i = 0; matched(s) && i < s.tensors.size(); ++i) {
+          const std::pair<int64_t, int64_t> key{s.tensors[i].id, s.tensors[i].version};
+          if (!placed.emplace(key, s.names[i]).second && placed[key] != s.names[i])
+            twice.insert(key);
+        }
+    for (const auto& key : twice) placed.erase(key);
+    return placed;
   }
 
   // Every call's start and end (the root's left out) in eager order.

@@ -304,3 +304,23 @@ TEST_CASE("a call given no tensor takes eager's arguments, its values recorded")
   CHECK(constant_of((*plan.calls[3].in_spec)[0]) == NotedConstant{int64_t{3}});
   CHECK(constant_of((*plan.calls[3].in_spec)[1]) == NotedConstant{});
 }
+
+TEST_CASE("tensors of one shape a call's side cannot tell apart are placed by identity") {
+  // forward(x, m): act(stem(x), m), act's node reading m first; no call signature kept. act's
+  // two arguments have one shape: which is which, another call's side tells (the notes number a
+  // tensor by the object it is): stem's result is `linear`, so act's other argument is m.
+  Net n = net();
+  Node act = n.program.nodes[1];
+  act.inputs = {{"self", tensor_arg("m"), false}, {"other", tensor_arg("linear"), false}};
+  n.program.nodes[1] = act;
+  n.program.inputs.push_back({InputSpec::Kind::user_input, "m", "", {}});
+  n.program.tensor_values["m"].sizes = {2, 3};
+  n.notes.calls[0].args = {tensor(0), tensor(5)};
+  n.notes.calls[0].arg_names = {"x", "m"};
+  n.notes.calls[3].args = {tensor(1), tensor(5)};
+  n.notes.calls[3].arg_names = {"input", "mask"};
+  const CallPlan plan = plan_calls(n.program, n.tree, &n.notes);
+  REQUIRE(plan.calls.size() == 4);
+  CHECK(plan.calls[3].inputs == std::vector<std::string>{"linear", "m"});  // forward's order
+  CHECK(plan.calls[0].inputs == std::vector<std::string>{"x", "m"});
+}

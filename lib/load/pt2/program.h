@@ -185,6 +185,9 @@ struct Program {
   // The structure of forward's result (the root call's signature.out_spec): the user outputs are
   // its leaves. nullopt when the archive has none.
   std::optional<TreeSpec> out_spec;
+  // The root call's signature (module_call_graph's "" entry): the graph's user inputs by
+  // forward's argument, which tells apart keyword inputs of one shape. nullopt when none.
+  std::optional<CallSignature> root_signature;
 };
 
 }  // namespace modrec::pt2

@@ -436,14 +436,14 @@ CallSignature call_signature(const json& signature) {
 // later call's ("c@1", preserve_module_call_signature's) its signature only.
 void module_call(const json& call, Program& p) {
   const std::string fqn = call.at("fqn").get<std::string>();
-  if (fqn.empty()) {
-    p.module_paths.push_back(fqn);
-    p.out_spec = root_out_spec(call);
-    return;
-  }
   if (fqn.find('@') == std::string::npos) p.module_paths.push_back(fqn);
+  if (fqn.empty()) p.out_spec = root_out_spec(call);
   const json& signature = call.value("signature", json());
-  if (signature.is_object() && signature.contains("inputs") && signature.contains("outputs"))
+  if (!signature.is_object() || !signature.contains("inputs") || !signature.contains("outputs"))
+    return;
+  if (fqn.empty())
+    p.root_signature = call_signature(signature);
+  else
     p.call_signatures.emplace(fqn, call_signature(signature));
 }
 
