@@ -331,8 +331,9 @@ class NotedPlan {
     }
   }
 
-  // Call e's arguments (`inputs`) or result as its signature tells them, else matched by shape
-  // to `graph_names` (the graph's call's values; none for a call without nodes).
+  // Call e's arguments (`inputs`) or result as its signature tells them, else matched to
+  // `graph_names` (the graph's call's values; none for a call without nodes) by what other calls
+  // `placed` and by shape (side).
   Side side_of(size_t e, bool inputs, const std::vector<std::string>& graph_names,
                const PlacedValues& placed = {}) const {
     std::vector<NotedTensor> tensors =
