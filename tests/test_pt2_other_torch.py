@@ -90,13 +90,20 @@ class NotedSummaryMatchesTorchinfo(unittest.TestCase):
                              torchinfo_structure(name), (version, name))
 
 
+# These archives' notes are an earlier modrec.export's, which made no graph value per place of a
+# tensor returned at several: AliasingNet's Twice returns y twice and u, tanh(u), all of one
+# shape, three graph values for four places, so only its input is compared (and its Identity's
+# gradients are refused, as test_pt2's NOTED_REFUSED says).
+EARLIER_EXPORT_CAPTURES = {**NOTED_CAPTURES, "AliasingNet": ("input",)}
+
+
 class NotedRecordMatchesPyTorch(RecordComparison):
     def test_captures_equal_eager_hooks(self):
         for version, name in NOTED:
             with self.subTest(version=version, name=name):
                 self.compare(name, [sample_input(name)], model=archive(version, name, True),
                              weights=sample(name),
-                             captures=NOTED_CAPTURES.get(name, CAPTURES))
+                             captures=EARLIER_EXPORT_CAPTURES.get(name, CAPTURES))
 
 
 def captures_of(name):
