@@ -209,8 +209,12 @@ def _flattens(value: dict) -> bool:
     call signatures can hold (a Hugging Face Cache object cannot)."""
     if "other" in value:
         return False
-    items = value.get("tuple", value.get("list", [v for _, v in value.get("dict", [])]))
-    return all(_flattens(v) for v in items)
+    return all(_flattens(v) for v in _items(value))
+
+
+def _items(value: dict) -> list:
+    """The values a noted tuple, list or dict holds, in order; none for another value."""
+    return value.get("tuple", value.get("list", [v for _, v in value.get("dict", [])]))
 
 
 def _stack_paths(text: str) -> set:
@@ -240,8 +244,7 @@ def _noted_tensors(value: dict) -> list:
     """The tensors of a noted value, depth-first: [(number, version)]."""
     if "tensor" in value:
         return [(value["tensor"], value["version"])]
-    items = value.get("tuple", value.get("list", [v for _, v in value.get("dict", [])]))
-    return [t for v in items for t in _noted_tensors(v)]
+    return [t for v in _items(value) for t in _noted_tensors(v)]
 
 
 def _repeating(calls: list) -> set:
@@ -311,8 +314,10 @@ def _export_keeping_calls(model: Any, args: tuple, calls: list, subclassed: set,
     names = tuple(name for name, _ in model.named_modules(remove_duplicate=False)
                   if name and name not in objects)
 
+    repeating = _repeating(calls)
+
     def exported(kept: tuple) -> Any:
-        with _places_apart(model, _repeating(calls)):
+        with _places_apart(model, repeating):
             program = torch.export.export(model, args, preserve_module_call_signature=kept,
                                           strict=strict, **options)
             return program, {} if strict else _subgraph_stacks(model, args, program, **options)
