@@ -4,6 +4,7 @@
 
 #include "arguments/input_size_spec.h"
 #include "util/error.h"
+#include "sources/memory_source.h"
 
 namespace modrec {
 namespace {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "util/error.h"
+#include "sources/memory_source.h"
 
 namespace modrec {
 namespace {

@@ -4,6 +4,7 @@
 
 #include "tensor_files/test_fixtures.h"
 #include "util/error_test_fixtures.h"
+#include "sources/memory_source.h"
 
 using namespace modrec;
 using modrec::test::counting;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "sources/memory_source.h"
 #include "tensor_files/npy.h"
 #include "util/error.h"
 #include "util/regular_file.h"

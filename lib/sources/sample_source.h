@@ -65,7 +65,4 @@ struct InputSources {
 };
 InputSources open_input_sources(const std::string& text);
 
-// A tensor in memory: --input-size's random inputs (kind "random", no files) or a .pt's tensor.
-SourcePtr memory_source(at::Tensor t, std::string kind = "random", std::string path = "");
-
 }  // namespace modrec
